@@ -1,0 +1,154 @@
+"""The duelkit command line: the only module that prints or exits.
+
+Exit codes: 0 success, 1 problems found (or the command failed on bad input), 2 usage error.
+No command prints a Python traceback for bad input; an unexpected failure is reported as an
+internal error (set DUELKIT_DEBUG=1 to see the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from toolkit import __version__
+from toolkit.database import find_datasets, load_board, load_database
+from toolkit.paths import DEFAULT_BOARD
+from toolkit.problems import DuelkitError, UsageError, sorted_problems
+from toolkit.report import format_json, format_text, summary
+from toolkit.theme import theme_ids
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+
+def _out(text: str = "") -> None:
+    print(text)
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    datasets, problems = find_datasets(args.data_dir)
+    lines = []
+    for dataset in datasets:
+        database = load_database(dataset)
+        problems += database.problems
+        lines.append(f"{dataset.theme_id}: {len(database.units)} units, {len(database.modules)} modules, "
+                     f"{len(database.squads)} squads: {summary(database.problems)}")
+    problems = sorted_problems(problems)
+    if args.format == "json":
+        _out(format_json(problems))
+    else:
+        if problems:
+            _out(format_text(problems) + "\n")
+        for line in lines:
+            _out(line)
+        if not datasets:
+            _out(summary(problems))
+    return EXIT_PROBLEMS if any(problem.is_error for problem in problems) else EXIT_OK
+
+
+def cmd_board_check(args: argparse.Namespace) -> int:
+    path: Path = args.board or DEFAULT_BOARD
+    if not path.is_file():
+        raise UsageError(f"board file '{path}' does not exist")
+    board, problems = load_board(path)
+    for problem in sorted_problems(problems):
+        hint = f" (hint: {problem.hint})" if problem.hint else ""
+        _out(f"{problem.file}:{problem.line}:{problem.column}: {problem.code} {problem.message}{hint}")
+    if board is not None and not problems:
+        _out(f"board '{board.id}' OK: {len(board.nodes)} nodes, {len(board.routes)} routes")
+    return EXIT_PROBLEMS if problems else EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from toolkit.project import create_project
+
+    target = create_project(args.directory, args.theme)
+    _out(f"created {args.theme} project in {target}")
+    _out(f"next: edit {target / 'unit_data'}, then run `duelkit validate {target}`")
+    return EXIT_OK
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from toolkit.importer import read_csv, write_project
+
+    if not args.csv.is_file():
+        raise UsageError(f"CSV file '{args.csv}' does not exist")
+    result = read_csv(args.csv)
+    written = write_project(result, args.out, args.theme)
+    for figure in result.skipped:
+        for row in figure.rows:
+            _err(f"{args.csv}:{row.line}: skipped '{figure.name}': column '{row.column}' = {row.value!r}: "
+                 f"{row.reason}")
+    for note in result.notes:
+        _err(f"note: {note}")
+    _out(f"read {result.rows_read} rows: wrote {len(result.units)} units to {args.out}, "
+         f"skipped {len(result.skipped)} figures ({len(written)} files)")
+    _out(f"next: `duelkit validate {args.out}` lists what breaks the rules")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="duelkit", description="Print-and-play toolkit for duel games.")
+    parser.add_argument("--version", action="version", version=f"duelkit {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    validate = commands.add_parser("validate", help="check a unit database and report every problem")
+    validate.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                          help="project folder (default: the bundled databases)")
+    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.set_defaults(run=cmd_validate)
+
+    board = commands.add_parser("board", help="board tools")
+    board_commands = board.add_subparsers(dest="board_command", metavar="SUBCOMMAND", required=True)
+    check = board_commands.add_parser("check", help="run the structural checks on a board YAML")
+    check.add_argument("board", nargs="?", type=Path, metavar="BOARD_YAML",
+                       help="board file (default: the standard board)")
+    check.set_defaults(run=cmd_board_check)
+
+    new = commands.add_parser("new", help="create a one-theme starter project")
+    new.add_argument("directory", type=Path, metavar="DIR")
+    new.add_argument("--theme", choices=theme_ids(), default="duel-protocol")
+    new.set_defaults(run=cmd_new)
+
+    importer = commands.add_parser("import", help="convert a one-row-per-segment CSV into unit YAML")
+    importer.add_argument("csv", type=Path, metavar="CSV")
+    importer.add_argument("--out", type=Path, required=True, metavar="DIR")
+    importer.add_argument("--theme", choices=theme_ids(), default="duel-protocol")
+    importer.set_defaults(run=cmd_import)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except UsageError as exc:
+        _err(f"duelkit: error: {exc}")
+        return EXIT_USAGE
+    except DuelkitError as exc:
+        _err(f"duelkit: error: {exc}")
+        return EXIT_PROBLEMS
+    except KeyboardInterrupt:
+        _err("duelkit: interrupted")
+        return 130
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except Exception:  # noqa: BLE001 - the promise is: never a traceback for the user
+        if os.environ.get("DUELKIT_DEBUG"):
+            traceback.print_exc()
+        _err("duelkit: internal error (a bug in duelkit, not in your data); "
+             "run again with DUELKIT_DEBUG=1 and report the traceback")
+        return EXIT_INTERNAL
+
+
+__all__ = ["main"]

@@ -1,0 +1,23 @@
+"""Where the bundled data and package resources live, both in a source checkout and after `pip install .`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DATA_DIR = PACKAGE_DIR / "data"
+THEMES_DIR = DATA_DIR / "themes"
+BOARDS_DIR = DATA_DIR / "boards"
+DEFAULT_BOARD = BOARDS_DIR / "standard.yaml"
+
+
+def bundled_root() -> Path:
+    """The folder holding unit_data/, modules/, techniques/ and templates/.
+
+    A wheel carries them inside the package (`toolkit/_bundled`); a source checkout or an editable
+    install finds them beside the package, at the top of the repository.
+    """
+    installed = PACKAGE_DIR / "_bundled"
+    if (installed / "unit_data").is_dir():
+        return installed
+    return PACKAGE_DIR.parent

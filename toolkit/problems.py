@@ -1,0 +1,107 @@
+"""Problems found in user data: one record type shared by the loader, the validators and the CLI.
+
+Validation never stops at the first problem, so every check appends `Problem`s to a list instead of
+raising. Library code raises only `DuelkitError` subclasses, for failures that stop a whole command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+# Every code duelkit can report, with a one-line title. Tests hold one bad file per code.
+CODES: dict[str, str] = {
+    # reading and parsing YAML
+    "Y001": "file cannot be read as UTF-8 text",
+    "Y002": "YAML syntax error",
+    "Y003": "duplicate key",
+    "Y004": "tab character used for indentation",
+    "Y005": "empty file",
+    "Y006": "alias expansion too large or recursive",
+    "Y007": "nesting too deep",
+    "Y008": "file too large",
+    "Y009": "unsupported YAML tag",
+    "Y010": "mapping key is not a plain scalar",
+    "Y011": "invisible or bidirectional control character in text",
+    # schema
+    "S001": "unknown key",
+    "S002": "missing required key",
+    "S003": "wrong type",
+    "S004": "value not allowed",
+    "S005": "wrong document shape",
+    # Data Disk arithmetic
+    "D001": "Data Disk sizes do not sum to 96",
+    "D002": "field not allowed for this segment colour",
+    "D003": "field required for this segment colour",
+    "D004": "Purple segment with 4 stars",
+    "D005": "inflicts on a segment that is not Purple",
+    # cross-file rules
+    "X001": "duplicate id",
+    "X002": "unknown upgrade target",
+    "X003": "upgrade chain has a cycle",
+    "X004": "squad names an unknown unit",
+    "X005": "squad names an unknown module",
+    "X006": "squad has the wrong number of units",
+    "X007": "unknown status effect",
+    "X008": "squad repeats a unit or module",
+    "X009": "squad has too many modules",
+    # projects and boards
+    "P001": "not a duelkit data folder",
+    "P002": "unknown theme",
+    "B001": "board check failed",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located finding. Lines and columns are 1-based; 0 means 'the whole file'."""
+
+    code: str
+    severity: Severity
+    file: str
+    line: int
+    column: int
+    message: str
+    hint: str = ""
+    expected: str = ""
+    found: str = ""
+    source_line: str = field(default="", compare=False)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.file, self.line, self.column, self.code, self.message)
+
+    def as_json(self) -> dict[str, object]:
+        """The stable JSON contract: exactly these six keys."""
+        message = self.message
+        if self.hint:
+            message = f"{message} (hint: {self.hint})"
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "message": message,
+        }
+
+
+class DuelkitError(Exception):
+    """A failure that stops a command; the CLI prints it and exits non-zero."""
+
+
+class UsageError(DuelkitError):
+    """The command line itself is wrong (missing folder, bad option): exit code 2."""
+
+
+def sorted_problems(problems: list[Problem]) -> list[Problem]:
+    return sorted(problems, key=Problem.sort_key)

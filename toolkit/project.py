@@ -1,0 +1,49 @@
+"""`duelkit new`: a one-theme starter project a designer can edit."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from toolkit.database import PROJECT_FILE
+from toolkit.paths import bundled_root
+from toolkit.problems import UsageError
+from toolkit.theme import theme_ids
+
+PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
+
+
+def create_project(target: Path, theme_id: str) -> Path:
+    """Copy the theme's bundled database into a new folder. Built beside the target, then renamed,
+    so a failure never leaves a half-made project."""
+    if theme_id not in theme_ids():
+        raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(theme_ids())}")
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise UsageError(f"'{target}' already exists and is not empty; choose a new folder")
+    parent = target.resolve().parent
+    if not parent.is_dir():
+        raise UsageError(f"folder '{parent}' does not exist")
+    bundle = bundled_root()
+    staging = Path(tempfile.mkdtemp(prefix=".duelkit-new-", dir=parent))
+    try:
+        for folder in PROJECT_FOLDERS:
+            (staging / folder).mkdir()
+        _copy_tree(bundle / "unit_data" / theme_id, staging / "unit_data")
+        _copy_tree(bundle / "modules" / theme_id, staging / "modules")
+        (staging / PROJECT_FILE).write_text(
+            f"# duelkit project: every unit under unit_data/ belongs to this theme.\n"
+            f"theme: {theme_id}\nname: My {theme_id} prototype\n", encoding="utf-8")
+        (staging / ".gitignore").write_text("output/\n", encoding="utf-8")
+        if target.exists():
+            target.rmdir()
+        staging.rename(target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target
+
+
+def _copy_tree(source: Path, destination: Path) -> None:
+    if source.is_dir():
+        shutil.copytree(source, destination, dirs_exist_ok=True)

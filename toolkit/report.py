@@ -1,0 +1,38 @@
+"""Render problems for people (rustc-like text) and for programs (JSON). Returns strings; never prints."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from toolkit.problems import Problem
+
+
+def format_problem(problem: Problem) -> str:
+    """error[D001]: message / --> file:line:col / the line with a caret / expected, found, hint."""
+    lines = [f"{problem.severity.value}[{problem.code}]: {problem.message}"]
+    where = problem.file if problem.line == 0 else f"{problem.file}:{problem.line}:{problem.column}"
+    gutter = " " * len(str(problem.line))
+    lines.append(f"{gutter}--> {where}")
+    if problem.line and problem.source_line:
+        shown = problem.source_line.replace("\t", " ")
+        lines += [f"{gutter} |", f"{problem.line} | {shown}", f"{gutter} | {' ' * (problem.column - 1)}^"]
+    if problem.expected or problem.found:
+        lines.append(f"{gutter} = expected {problem.expected or '?'}, found {problem.found or '?'}")
+    if problem.hint:
+        lines.append(f"{gutter} = hint: {problem.hint}")
+    return "\n".join(lines)
+
+
+def summary(problems: list[Problem]) -> str:
+    counts = Counter(problem.severity.value for problem in problems)
+    errors, warnings = counts.get("error", 0), counts.get("warning", 0)
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+def format_text(problems: list[Problem]) -> str:
+    return "\n\n".join(format_problem(problem) for problem in problems)
+
+
+def format_json(problems: list[Problem]) -> str:
+    return json.dumps([problem.as_json() for problem in problems], indent=2, ensure_ascii=False)

@@ -1,0 +1,379 @@
+"""Safe, bounded YAML loading that remembers where every key and value came from.
+
+PyYAML's SafeLoader parses; we only compose its node tree and build values ourselves, so that:
+- duplicate keys are rejected, naming both lines;
+- YAML 1.1 surprises are switched off: `yes/no/on/off` and dates stay strings;
+- alias expansion (billion laughs), nesting depth and file size are bounded;
+- every mapping and list remembers the position of each key and value, for located messages.
+Nothing here prints; problems are returned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from toolkit.problems import Problem, Severity
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_DEPTH = 40
+MAX_EXPANDED_NODES = 200_000
+
+_INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int
+    column: int
+
+
+def _pos(node: Node) -> Pos:
+    return Pos(node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class LocatedDict(dict):
+    """A dict that knows where it, each key and each value started in the file."""
+
+    def __init__(self, pos: Pos) -> None:
+        super().__init__()
+        self.pos = pos
+        self.key_pos: dict[Any, Pos] = {}
+        self.value_pos: dict[Any, Pos] = {}
+
+
+class LocatedList(list):
+    """A list that knows where it and each item started in the file."""
+
+    def __init__(self, pos: Pos) -> None:
+        super().__init__()
+        self.pos = pos
+        self.item_pos: list[Pos] = []
+
+
+class _StrictResolver(yaml.resolver.Resolver):
+    """YAML 1.2-like implicit typing: only true/false are booleans, no timestamps, no sexagesimals."""
+
+
+_StrictResolver.yaml_implicit_resolvers = {}
+for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+    _StrictResolver.yaml_implicit_resolvers[_first] = [
+        (tag, regexp)
+        for tag, regexp in _resolvers
+        if tag not in (_BOOL, "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:value", _INT, _FLOAT)
+    ]
+_StrictResolver.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_StrictResolver.add_implicit_resolver(_INT, re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
+_StrictResolver.add_implicit_resolver(
+    _FLOAT,
+    re.compile(r"^(?:[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."),
+)
+
+
+class _DepthError(Exception):
+    def __init__(self, node_mark: yaml.Mark) -> None:
+        super().__init__()
+        self.mark = node_mark
+
+
+class _BoundedLoader(
+    yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer, _StrictResolver
+):
+    """Composes a node tree only (no construction), refusing to nest deeper than MAX_DEPTH."""
+
+    def __init__(self, text: str) -> None:
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _StrictResolver.__init__(self)
+        self._depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _DepthError(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+@dataclass
+class SourceFile:
+    """The text of one file, kept so messages can quote the offending line."""
+
+    path: Path
+    display: str
+    lines: list[str]
+
+    def problem(
+        self,
+        code: str,
+        pos: Pos | None,
+        message: str,
+        *,
+        hint: str = "",
+        expected: str = "",
+        found: str = "",
+        severity: Severity = Severity.ERROR,
+    ) -> Problem:
+        line, column = (pos.line, pos.column) if pos else (0, 0)
+        source_line = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return Problem(code, severity, self.display, line, column, message, hint, expected, found, source_line)
+
+
+@dataclass
+class LoadedYaml:
+    source: SourceFile
+    data: Any  # LocatedDict / LocatedList / scalar, or None when problems stopped loading
+    problems: list[Problem]
+
+
+def load_yaml_file(path: Path, display: str | None = None) -> LoadedYaml:
+    """Read and parse one YAML file. Never raises for bad content; returns problems instead."""
+    display = display or str(path)
+    empty = SourceFile(path, display, [])
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return LoadedYaml(empty, None, [empty.problem(
+                "Y008", None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes",
+                hint="split the data into several files", expected=f"<= {MAX_FILE_BYTES} bytes",
+                found=f"{size} bytes")])
+        raw = path.read_bytes()
+    except OSError as exc:
+        return LoadedYaml(empty, None, [empty.problem("Y001", None, f"cannot read file: {exc.strerror}")])
+    return load_yaml_bytes(raw, path, display)
+
+
+def load_yaml_bytes(raw: bytes, path: Path, display: str) -> LoadedYaml:
+    if len(raw) > MAX_FILE_BYTES:
+        empty = SourceFile(path, display, [])
+        return LoadedYaml(empty, None, [empty.problem("Y008", None, f"file is {len(raw)} bytes; the limit "
+                                                      f"is {MAX_FILE_BYTES} bytes")])
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        good = raw[: exc.start].decode("utf-8", errors="replace")
+        lines = good.split("\n")
+        src = SourceFile(path, display, raw.decode("utf-8", errors="replace").splitlines())
+        return LoadedYaml(src, None, [src.problem(
+            "Y001", Pos(len(lines), len(lines[-1]) + 1),
+            f"byte 0x{raw[exc.start]:02x} is not valid UTF-8",
+            hint="save the file as UTF-8 (most editors have an 'encoding' menu)",
+            expected="UTF-8 text", found=f"byte 0x{raw[exc.start]:02x}")])
+    return parse_yaml_text(text, path, display)
+
+
+def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
+    source = SourceFile(path, display, text.splitlines())
+    if not text.strip() or all(
+        not line.strip() or line.lstrip().startswith("#") for line in source.lines
+    ):
+        return LoadedYaml(source, None, [source.problem(
+            "Y005", Pos(1, 1), "the file is empty", hint="delete the file or add a definition to it")])
+    loader = _BoundedLoader(text)
+    try:
+        node = loader.get_single_node()
+    except _DepthError as exc:
+        return LoadedYaml(source, None, [source.problem(
+            "Y007", Pos(exc.mark.line + 1, exc.mark.column + 1),
+            f"data is nested more than {MAX_DEPTH} levels deep", hint="flatten the structure")])
+    except yaml.MarkedYAMLError as exc:
+        return LoadedYaml(source, None, [_syntax_problem(source, exc)])
+    except yaml.YAMLError as exc:  # reader errors carry a position of their own
+        mark = getattr(exc, "position", None)
+        line_pos = _offset_pos(text, mark) if isinstance(mark, int) else None
+        return LoadedYaml(source, None, [source.problem(
+            "Y001", line_pos, f"the file contains a character YAML does not allow: {exc}",
+            hint="remove control characters from the file")])
+    finally:
+        loader.dispose()
+    if node is None:
+        return LoadedYaml(source, None, [source.problem("Y005", Pos(1, 1), "the file holds no data")])
+    builder = _Builder(source)
+    size = builder.expanded_size(node)
+    if size is None or size > MAX_EXPANDED_NODES:
+        return LoadedYaml(source, None, builder.problems or [source.problem(
+            "Y006", _pos(node), f"aliases expand to more than {MAX_EXPANDED_NODES} values",
+            hint="use fewer nested aliases (&anchor / *alias)")])
+    data = builder.build(node)
+    return LoadedYaml(source, data, builder.problems)
+
+
+def _offset_pos(text: str, offset: int) -> Pos:
+    before = text[:offset]
+    return Pos(before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1)
+
+
+def _syntax_problem(source: SourceFile, exc: yaml.MarkedYAMLError) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    pos = Pos(mark.line + 1, mark.column + 1) if mark else None
+    problem_text = exc.problem or "invalid YAML"
+    line = source.lines[pos.line - 1] if pos and 0 < pos.line <= len(source.lines) else ""
+    if "\t" in problem_text or (pos and "\t" in line[: pos.column]):
+        return source.problem(
+            "Y004", pos, "a tab character is used for indentation; YAML allows only spaces",
+            hint="replace the tab with spaces", expected="spaces", found="tab")
+    context = f" ({exc.context})" if exc.context else ""
+    return source.problem("Y002", pos, f"{problem_text}{context}",
+                          hint="check indentation, colons and quotes on this line or the one above")
+
+
+class _Builder:
+    """Turns a composed node tree into LocatedDict / LocatedList / plain scalars."""
+
+    def __init__(self, source: SourceFile) -> None:
+        self.source = source
+        self.problems: list[Problem] = []
+        self._constructor = yaml.constructor.SafeConstructor()
+        self._built: dict[int, Any] = {}
+
+    def expanded_size(self, root: Node) -> int | None:
+        """Values after alias expansion, memoised per node; None for a recursive alias."""
+        sizes: dict[int, int] = {}
+        visiting: set[int] = set()
+
+        def size(node: Node, depth: int) -> int | None:
+            key = id(node)
+            if key in sizes:
+                return sizes[key]
+            if depth > MAX_DEPTH:
+                self.problems.append(self.source.problem(
+                    "Y007", _pos(node), f"aliases nest the data more than {MAX_DEPTH} levels deep",
+                    hint="flatten the structure"))
+                return None
+            if key in visiting:
+                self.problems.append(self.source.problem(
+                    "Y006", _pos(node), "an alias refers to the structure that contains it",
+                    hint="recursive aliases are not allowed"))
+                return None
+            visiting.add(key)
+            total = 1
+            children: list[Node] = []
+            if isinstance(node, SequenceNode):
+                children = list(node.value)
+            elif isinstance(node, MappingNode):
+                children = [part for pair in node.value for part in pair]
+            for child in children:
+                child_size = size(child, depth + 1)
+                if child_size is None:
+                    return None
+                total += child_size
+                if total > MAX_EXPANDED_NODES:
+                    break
+            visiting.discard(key)
+            sizes[key] = total
+            return total
+
+        return size(root, 1)
+
+    def build(self, node: Node) -> Any:
+        """Build each node once: an alias shares the value built for its anchor."""
+        key = id(node)
+        if key not in self._built:
+            self._built[key] = self._build_new(node)
+        return self._built[key]
+
+    def _build_new(self, node: Node) -> Any:
+        if isinstance(node, MappingNode):
+            return self._mapping(node)
+        if isinstance(node, SequenceNode):
+            if node.tag not in (_SEQ,):
+                self._bad_tag(node)
+            result = LocatedList(_pos(node))
+            for item in node.value:
+                result.append(self.build(item))
+                result.item_pos.append(_pos(item))
+            return result
+        return self._scalar(node)
+
+    def _mapping(self, node: MappingNode) -> LocatedDict:
+        if node.tag != _MAP:
+            self._bad_tag(node)
+        result = LocatedDict(_pos(node))
+        merged: list[Node] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:
+                merged.extend(value_node.value if isinstance(value_node, SequenceNode) else [value_node])
+                continue
+            if not isinstance(key_node, ScalarNode):
+                self.problems.append(self.source.problem(
+                    "Y010", _pos(key_node), "a mapping key must be a plain word or number",
+                    hint="write keys like `name:`; lists and mappings cannot be keys"))
+                continue
+            key = self._scalar(key_node)
+            if isinstance(key, (int, float, bool)) or key is None:
+                key = key_node.value  # keys are always text in duelkit files
+            if key in result.key_pos:
+                first = result.key_pos[key]
+                self.problems.append(self.source.problem(
+                    "Y003", _pos(key_node),
+                    f"duplicate key '{key}' (first defined on line {first.line})",
+                    hint=f"remove one of the two '{key}' entries (lines {first.line} and {_pos(key_node).line})",
+                ))
+                continue
+            result[key] = self.build(value_node)
+            result.key_pos[key] = _pos(key_node)
+            result.value_pos[key] = _pos(value_node)
+        for source_node in merged:
+            if not isinstance(source_node, MappingNode):
+                self.problems.append(self.source.problem(
+                    "Y009", _pos(source_node), "a merge key (<<) must point at a mapping"))
+                continue
+            base = self._mapping(source_node)
+            for key, value in base.items():
+                if key not in result:
+                    result[key] = value
+                    result.key_pos[key] = base.key_pos[key]
+                    result.value_pos[key] = base.value_pos[key]
+        return result
+
+    def _scalar(self, node: Node) -> Any:
+        tag = node.tag
+        if tag == _STR:
+            value = node.value
+            if _INVISIBLE.search(value):
+                self.problems.append(self.source.problem(
+                    "Y011", _pos(node), "text contains an invisible or bidirectional control character",
+                    hint="retype the text; such characters make names look alike or display reversed",
+                    severity=Severity.WARNING))
+            return value
+        constructors = {
+            _INT: lambda: int(node.value.replace("_", ""), 10),
+            _FLOAT: lambda: self._constructor.construct_yaml_float(node),
+            _BOOL: lambda: self._constructor.construct_yaml_bool(node),
+            _NULL: lambda: None,
+        }
+        if tag not in constructors or not isinstance(node, ScalarNode):
+            self._bad_tag(node)
+            return node.value if isinstance(node, ScalarNode) else None
+        try:
+            return constructors[tag]()
+        except (ValueError, KeyError, yaml.YAMLError):
+            self.problems.append(self.source.problem(
+                "Y009", _pos(node), f"'{node.value}' cannot be read as {tag.rsplit(':', 1)[-1]}",
+                hint="remove the explicit !!tag or fix the value", found=str(node.value)))
+            return node.value
+
+    def _bad_tag(self, node: Node) -> None:
+        self.problems.append(self.source.problem(
+            "Y009", _pos(node), f"unsupported YAML tag '{node.tag}'",
+            hint="duelkit data uses plain text, numbers, true/false, lists and mappings only",
+            found=str(node.tag)))
