@@ -251,7 +251,8 @@ def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: s
         if finding.segment is not None:
             loc = ("disk", finding.segment) + ((finding.field,) if finding.field else ())
         found.append(source.problem(
-            finding.code, locate(data, loc, key=finding.field is not None), f"{label}: {finding.message}",
+            finding.code, locate(data, loc, key=finding.field is not None or finding.segment is None),
+            f"{label}: {finding.message}",
             hint=finding.hint, expected=finding.expected, found=finding.found,
             severity=Severity.WARNING if finding.warning else Severity.ERROR))
     statuses = db.theme.statuses

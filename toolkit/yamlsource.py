@@ -224,6 +224,8 @@ def _offset_pos(text: str, offset: int) -> Pos:
 
 def _syntax_problem(source: SourceFile, exc: yaml.MarkedYAMLError) -> Problem:
     mark = exc.problem_mark or exc.context_mark
+    if exc.context_mark and "end of stream" in (exc.problem or ""):
+        mark = exc.context_mark  # an unclosed quote or bracket: point at where it was opened
     pos = Pos(mark.line + 1, mark.column + 1) if mark else None
     problem_text = exc.problem or "invalid YAML"
     line = source.lines[pos.line - 1] if pos and 0 < pos.line <= len(source.lines) else ""
