@@ -188,8 +188,9 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
     ):
         return LoadedYaml(source, None, [source.problem(
             "Y005", Pos(1, 1), "the file is empty", hint="delete the file or add a definition to it")])
-    loader = _BoundedLoader(text)
+    loader = None
     try:
+        loader = _BoundedLoader(text)  # the reader rejects control characters already here
         node = loader.get_single_node()
     except _DepthError as exc:
         return LoadedYaml(source, None, [source.problem(
@@ -204,7 +205,8 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
             "Y001", line_pos, f"the file contains a character YAML does not allow: {exc}",
             hint="remove control characters from the file")])
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is None:
         return LoadedYaml(source, None, [source.problem("Y005", Pos(1, 1), "the file holds no data")])
     builder = _Builder(source)
