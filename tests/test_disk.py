@@ -13,7 +13,7 @@ from toolkit.rules.disk import (
     segment_for_roll,
     with_upgrade,
 )
-from toolkit.rules.status import SelfHit, VARIANTS, battle_disk, poison_tick, status_rule
+from toolkit.rules.status import VARIANTS, SelfHit, battle_disk, poison_tick, status_rule
 
 DISK = (
     Segment(move="Quick Attack", color=Color.GOLD, size=28, damage=50),
