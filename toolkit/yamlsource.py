@@ -216,6 +216,9 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
             "Y006", _pos(node), f"aliases expand to more than {MAX_EXPANDED_NODES} values",
             hint="use fewer nested aliases (&anchor / *alias)")])
     data = builder.build(node)
+    if data is None and not builder.problems:
+        return LoadedYaml(source, None, [source.problem(
+            "Y005", _pos(node), "the file holds only an empty value", hint="add a definition to the file")])
     return LoadedYaml(source, data, builder.problems)
 
 
