@@ -94,3 +94,22 @@ def test_wheel_carries_the_bundled_data(tmp_path: Path) -> None:
     assert "toolkit/data/themes/chimera.yaml" in names and "toolkit/data/boards/standard.yaml" in names
     assert any(n.startswith("toolkit/_bundled/unit_data/duel-protocol/") for n in names)
     assert any(n.startswith("toolkit/_bundled/modules/chimera/") for n in names)
+
+
+def test_import_then_validate_reports_the_real_problems(capsys, tmp_path: Path) -> None:
+    csv_path = tmp_path / "units.csv"
+    csv_path.write_text(
+        "Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,Attack Value,"
+        "Attack Ability,is Gen 1\n"
+        "Sparky,0,R,Electric,None,60,Zap,White,,40,True\n"
+        "Sparky,0,R,Electric,None,36,Miss,Red,,,True\n"
+        "Broken,2,C,Normal,None,,Tackle,White,,20,True\n",
+        encoding="utf-8")
+    out = tmp_path / "imported"
+    code, stdout, stderr = run(capsys, "import", str(csv_path), "--out", str(out))
+    assert code == 0 and "wrote 1 units" in stdout and "skipped 1 figures" in stdout
+    assert f"{csv_path}:4: skipped 'Broken'" in stderr
+    code, stdout, _ = run(capsys, "validate", str(out), "--format", "json")
+    problems = json.loads(stdout)
+    assert code == 1 and [(p["code"], p["file"].endswith("sparky-r.yaml")) for p in problems] == [("S004", True)]
+    assert "mp" in problems[0]["message"]

@@ -1,10 +1,11 @@
 """Import a Pokémon-Duel-style CSV (one row per Data Disk segment) into a duelkit project folder.
 
 The importer transcribes; it does not repair. Values the unit schema will reject (MP 0, a 'z-move'
-colour, sizes that do not sum to 96) are written as found, so `duelkit check` reports each one at
-its line. Only cells that cannot be written down as a unit field at all (an empty colour, a size
-that is not a whole number, a damage of '??') keep their figure out of the project; those figures
-are returned in `ImportResult.skipped` with the CSV line, column and raw value of every bad cell.
+colour, sizes that do not sum to 96, an empty move name) are written as found, so `duelkit validate`
+reports each one at its line. Only cells that cannot be written down as a unit field at all (an
+empty colour, a size that is not a whole number, a damage of '??') keep their figure out of the
+project; those figures are returned in `ImportResult.skipped` with the CSV line, column and raw
+value of every bad cell.
 
 `read_csv` is pure (it reads one file and returns data); `write_project` is the only writer.
 Nothing here prints. Failures that stop the whole import raise `DuelkitError`.
@@ -108,7 +109,7 @@ def read_csv(path: Path | str) -> ImportResult:
     """Read a segment-per-row CSV and turn each figure into a unit dict (or a skipped figure)."""
     path = Path(path)
     records = _records(_read_text(path), path)
-    header_line, header = next(records, (0, None))
+    _, header = next(records, (0, None))
     if header is None:
         raise DuelkitError(f"'{path}' is empty: expected a header line naming {', '.join(REQUIRED_COLUMNS)}")
     index = _header_index(header, path)
@@ -398,9 +399,12 @@ def _check_units(units: list[dict[str, Any]]) -> None:
 def _check_out_dir(out_dir: Path) -> None:
     if out_dir.exists() and not out_dir.is_dir():
         raise DuelkitError(f"'{out_dir}' exists and is not a folder")
-    if (out_dir / UNIT_DIR).is_symlink() or ((out_dir / UNIT_DIR).exists() and not (out_dir / UNIT_DIR).is_dir()):
-        raise DuelkitError(f"'{out_dir / UNIT_DIR}' is not a plain folder; import into a new folder")
-    if not out_dir.exists() or not any(out_dir.iterdir()) or _starts_with(out_dir / PROJECT_FILE, PROJECT_MARKER):
+    unit_dir = out_dir / UNIT_DIR
+    if unit_dir.is_symlink() or (unit_dir.exists() and not unit_dir.is_dir()):
+        raise DuelkitError(f"'{unit_dir}' is not a plain folder; import into a new folder")
+    if not out_dir.exists() or not any(out_dir.iterdir()):
+        return
+    if _starts_with(out_dir / PROJECT_FILE, PROJECT_MARKER):
         return
     raise DuelkitError(
         f"'{out_dir}' is not empty and is not an earlier `duelkit import`; import into a new or empty "
@@ -435,6 +439,8 @@ def _write_atomic(path: Path, text: str) -> Path:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        # Temporary files are private (0600); give the result the mode a plain write would have had.
+        os.chmod(handle.name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(handle.name, path)
     except BaseException:
         Path(handle.name).unlink(missing_ok=True)
