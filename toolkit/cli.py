@@ -53,6 +53,85 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_PROBLEMS if any(problem.is_error for problem in problems) else EXIT_OK
 
 
+def _load_valid(args: argparse.Namespace) -> list | None:
+    """The databases to build from, or None (after printing every problem) when any has errors."""
+    datasets, problems = find_datasets(args.data_dir)
+    wanted = set(args.game or [])
+    unknown = wanted - set(theme_ids())
+    if unknown:
+        raise UsageError(f"unknown game {', '.join(sorted(unknown))}; known: {', '.join(theme_ids())}")
+    if wanted:
+        datasets = [ds for ds in datasets if ds.theme_id in wanted]
+        if not datasets:
+            raise UsageError(f"{args.data_dir or 'the bundled data'} has no database for {', '.join(sorted(wanted))}")
+    databases = [load_database(dataset) for dataset in datasets]
+    problems = sorted_problems(problems + [p for db in databases for p in db.problems])
+    if any(problem.is_error for problem in problems):
+        _err(format_text(problems) + "\n")
+        _err(f"duelkit: not building: the data has problems ({summary(problems)}); "
+             "`duelkit validate` lists them too")
+        return None
+    return databases
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    import time
+
+    from toolkit.kit.build import GENERATORS, build_components
+    from toolkit.output import kit_files, replace_folder
+
+    databases = _load_valid(args)
+    if databases is None:
+        return EXIT_PROBLEMS
+    out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output"))
+    warnings = []
+    with _progress(len(databases) * (2 * len(GENERATORS) + 1)) as advance:
+        for database in databases:
+            started = time.perf_counter()
+            theme = database.theme
+            components = []
+            for component in build_components(database, args.paper):
+                advance(f"{theme.id}: {component.name}")
+                components.append(component)
+                warnings += component.warnings
+            files = kit_files(components, theme.terms.game, args.svg,
+                              on_render=lambda name, tid=theme.id: advance(f"{tid}: {name}.pdf"))
+            target = out_root / theme.id
+            replace_folder(target, files)
+            pages = sum(len(c.pages) for c in components)
+            _out(f"{theme.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
+                 f"{time.perf_counter() - started:.1f} s)")
+    if warnings:
+        _err(format_text(sorted_problems(warnings)))
+        _err(summary(warnings))
+    return EXIT_OK
+
+
+class _progress:
+    """A rich progress bar on an interactive terminal; nothing at all when output is piped."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar = None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("building", total=self.total)
+        return self.advance
+
+    def advance(self, label: str) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, description=label)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def cmd_board_check(args: argparse.Namespace) -> int:
     path: Path = args.board or DEFAULT_BOARD
     if not path.is_file():
@@ -104,6 +183,16 @@ def build_parser() -> argparse.ArgumentParser:
                           help="project folder (default: the bundled databases)")
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.set_defaults(run=cmd_validate)
+
+    build = commands.add_parser("build", help="render the printable kit (PDF, and SVG with --svg)")
+    build.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                       help="project folder (default: the bundled databases)")
+    build.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
+    build.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    build.add_argument("--out", type=Path, metavar="DIR",
+                       help="output folder (default: DATA_DIR/output, or ./output for the bundled data)")
+    build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
+    build.set_defaults(run=cmd_build)
 
     board = commands.add_parser("board", help="board tools")
     board_commands = board.add_subparsers(dest="board_command", metavar="SUBCOMMAND", required=True)

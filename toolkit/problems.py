@@ -55,6 +55,8 @@ CODES: dict[str, str] = {
     "P001": "not a duelkit data folder",
     "P002": "unknown theme",
     "B001": "board check failed",
+    # rendering
+    "R001": "text does not fit its box",
 }
 
 

@@ -32,17 +32,19 @@ def upgrade_cycles(units: Mapping[str, Unit]) -> list[list[str]]:
     return sorted(cycles)
 
 
-def upgrade_stage(units: Mapping[str, Unit], unit_id: str) -> int:
-    """0 for a base form, 1 for its first upgrade, ... (longest chain leading to it; cycles excluded)."""
+def upgrade_stages(units: Mapping[str, Unit]) -> dict[str, int]:
+    """Each unit's stage: 0 for a base form, 1 for its first upgrade, ... (the longest chain leading to it)."""
     graph = upgrade_graph(units)
     if not nx.is_directed_acyclic_graph(graph):
         raise ValueError("upgrade chains contain a cycle")
-    return max((len(path) - 1 for path in _paths_to(graph, unit_id)), default=0)
+    stages: dict[str, int] = {}
+    for node in nx.topological_sort(graph):
+        stages[node] = max((stages[parent] + 1 for parent in graph.predecessors(node)), default=0)
+    return dict(sorted(stages.items()))
 
 
-def _paths_to(graph: nx.DiGraph, target: str) -> list[list[str]]:
-    roots = [node for node in nx.ancestors(graph, target) if graph.in_degree(node) == 0]
-    return [path for root in sorted(roots) for path in nx.all_simple_paths(graph, root, target)]
+def upgrade_stage(units: Mapping[str, Unit], unit_id: str) -> int:
+    return upgrade_stages(units)[unit_id]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,35 @@
+"""The whole printable kit of one theme, in print order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from toolkit.database import Database
+from toolkit.kit.board_sheet import build_board
+from toolkit.kit.component import Component, KitContext
+from toolkit.kit.d10_sheet import build_d10
+from toolkit.kit.module_cards import build_modules
+from toolkit.kit.print_test import build_print_test
+from toolkit.kit.schematics import build_schematics
+from toolkit.kit.spinners import build_spinners
+from toolkit.kit.tokens import build_tokens
+
+Generator = Callable[[KitContext], Component]
+
+# Print order of kit.pdf: check the printer first, then the board and pieces, cards, play aids.
+GENERATORS: tuple[tuple[str, Generator], ...] = (
+    ("print-test", build_print_test),
+    ("board", build_board),
+    ("tokens", build_tokens),
+    ("schematics", build_schematics),
+    ("modules", build_modules),
+    ("d10", build_d10),
+    ("spinners", build_spinners),
+)
+
+
+def build_components(database: Database, paper: str) -> Iterator[Component]:
+    """Each component in print order; a generator so a caller can show progress."""
+    context = KitContext(database, paper)
+    for _, generate in GENERATORS:
+        yield generate(context)

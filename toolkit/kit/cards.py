@@ -1,0 +1,49 @@
+"""Shared card furniture: sizes, the face with bleed, and a theme back."""
+
+from __future__ import annotations
+
+from toolkit.kit.palette import ACCENT, CARD_FACE, INK
+from toolkit.render.impose import BLEED
+from toolkit.render.scene import Circle, Line, Rect, Shape, Style, Text, filled
+from toolkit.render.textfit import fit_line
+
+POKER = (63.5, 88.9)  # module cards
+SCHEMATIC = (70.0, 120.0)  # unit schematics: tarot size, 4 to a sheet on A4 and US Letter
+SAFE = 3.5  # keep text this far inside the trim
+
+
+def card_face(width: float, height: float, fill: str = CARD_FACE, frame: str = ACCENT) -> list[Shape]:
+    """Background running into the bleed, and a thin frame inside the safe area."""
+    return [
+        Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(fill)),
+        Rect(SAFE - 1.5, SAFE - 1.5, width - 2 * (SAFE - 1.5), height - 2 * (SAFE - 1.5),
+             Style(stroke=frame, width=0.35), radius=2.0),
+    ]
+
+
+def card_back(width: float, height: float, game: str, kind: str, accent: str = ACCENT) -> list[Shape]:
+    """A symmetric back (it reads the same after any flip): solid colour, rings, game and card kind."""
+    cx, cy = width / 2, height / 2
+    items: list[Shape] = [Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(accent))]
+    light = Style(stroke="#ffffff", width=0.4)
+    items.append(Rect(SAFE, SAFE, width - 2 * SAFE, height - 2 * SAFE, light, radius=2.5))
+    step = 6.0
+    x = SAFE + step
+    while x < width - SAFE:
+        items.append(Line(x, SAFE, x, height - SAFE, Style(stroke="#ffffff", width=0.1)))
+        x += step
+    radius = min(width, height) * 0.32
+    items += [Circle(cx, cy, radius, filled(accent, "#ffffff", 0.6)),
+              Circle(cx, cy, radius * 0.82, Style(stroke="#ffffff", width=0.3))]
+    title = fit_line(game, radius * 1.5, "bold", 11, 6)
+    items.append(Text(cx, cy - 1, title.lines[0], title.size, "bold", "#ffffff", "middle"))
+    label = fit_line(kind, radius * 1.5, "regular", 7, 5)
+    items.append(Text(cx, cy + 4.5, label.lines[0], label.size, "regular", "#ffffff", "middle"))
+    return items
+
+
+def heading(x: float, y: float, text: str, width: float, size: float = 10, min_size: float = 6,
+            color: str = INK, anchor: str = "start") -> tuple[Text, bool]:
+    """A one-line heading that shrinks to fit; returns (text item, overflowed)."""
+    fitted = fit_line(text, width, "bold", size, min_size)
+    return Text(x, y, fitted.lines[0], fitted.size, "bold", color, anchor), fitted.overflow

@@ -1,0 +1,159 @@
+"""Draw a scene Document with reportlab. The only place where y is flipped: `_begin_page`."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from toolkit.render.fonts import PDF_NAMES, register_fonts, text_width
+from toolkit.render.scene import PT_TO_MM, Circle, Document, Group, Line, Page, Polygon, Rect, Shape, Style, Text, Wedge
+
+
+class _State:
+    """The graphics state we last set, so unchanged colours and widths are not written again.
+    Forgotten whenever reportlab's state is restored (end of a group)."""
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        self.fill: str | None = None
+        self.stroke: str | None = None
+        self.width: float | None = None
+        self.dash: tuple[float, ...] | None = None
+
+
+def render_pdf(document: Document) -> bytes:
+    """PDF bytes; `invariant=1` makes the same scene give byte-identical files."""
+    register_fonts()
+    buffer = io.BytesIO()
+    first = document.pages[0] if document.pages else Page(210, 297)
+    canvas = Canvas(buffer, pagesize=(first.width * mm, first.height * mm), invariant=1, pageCompression=1,
+                    initialFontName=PDF_NAMES["regular"], initialFontSize=10)
+    canvas.setTitle(document.title)
+    canvas.setAuthor("duelkit")
+    canvas.setCreator("duelkit")
+    state = _State()
+    for page in document.pages or [first]:
+        canvas.setPageSize((page.width * mm, page.height * mm))
+        canvas.saveState()
+        _begin_page(canvas, page)
+        state.forget()
+        _draw_all(canvas, page.items, state)
+        canvas.restoreState()
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _begin_page(canvas: Canvas, page: Page) -> None:
+    """From here on, user space is millimetres with the origin top-left and y growing downwards."""
+    canvas.transform(mm, 0, 0, -mm, 0, page.height * mm)
+
+
+@lru_cache(maxsize=256)
+def _color(value: str) -> Color:
+    """Parsing '#rrggbb' is slow in reportlab; a kit uses a few dozen colours, so parse each once."""
+    return HexColor(value)
+
+
+def _apply(canvas: Canvas, style: Style, state: _State) -> tuple[int, int]:
+    if style.fill and style.fill != state.fill:
+        canvas.setFillColor(_color(style.fill))
+        state.fill = style.fill
+    if style.stroke:
+        if style.stroke != state.stroke:
+            canvas.setStrokeColor(_color(style.stroke))
+            state.stroke = style.stroke
+        if style.width != state.width:
+            canvas.setLineWidth(style.width)
+            state.width = style.width
+        if style.dash != state.dash:
+            canvas.setDash(list(style.dash) if style.dash else [])
+            state.dash = style.dash
+    return int(bool(style.stroke)), int(bool(style.fill))
+
+
+def _draw_all(canvas: Canvas, items, state: _State) -> None:
+    run: list[Text] = []
+    for item in items:
+        if isinstance(item, Text):
+            run.append(item)
+            continue
+        if run:
+            _texts(canvas, run, state)
+            run = []
+        _draw(canvas, item, state)
+    if run:
+        _texts(canvas, run, state)
+
+
+def _draw(canvas: Canvas, item: Shape, state: _State) -> None:
+    if isinstance(item, Group):
+        _group(canvas, item, state)
+        return
+    stroke, fill = _apply(canvas, item.style, state)
+    if not (stroke or fill):
+        return
+    if isinstance(item, Rect):
+        if item.radius:
+            canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke=stroke, fill=fill)
+        else:
+            canvas.rect(item.x, item.y, item.w, item.h, stroke=stroke, fill=fill)
+    elif isinstance(item, Circle):
+        canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
+    elif isinstance(item, Line):
+        canvas.line(item.x1, item.y1, item.x2, item.y2)
+    elif isinstance(item, Polygon):
+        path = canvas.beginPath()
+        path.moveTo(*item.points[0])
+        for point in item.points[1:]:
+            path.lineTo(*point)
+        if item.closed:
+            path.close()
+        canvas.drawPath(path, stroke=stroke, fill=fill and item.closed)
+    elif isinstance(item, Wedge):
+        if item.extent >= 360:
+            canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
+            return
+        # In the flipped space, reportlab's angles run clockwise on paper from 3 o'clock.
+        canvas.wedge(item.cx - item.r, item.cy - item.r, item.cx + item.r, item.cy + item.r,
+                     item.start - 90, item.extent, stroke=stroke, fill=fill)
+
+
+def _texts(canvas: Canvas, items: list[Text], state: _State) -> None:
+    """A run of consecutive text items as one text object (one BT ... ET), which is much cheaper."""
+    text = canvas.beginText()
+    font: tuple[str, float] | None = None
+    for item in items:
+        x = item.x
+        if item.anchor != "start":
+            width = text_width(item.text, item.font, item.size)
+            x -= width / 2 if item.anchor == "middle" else width
+        text.setTextTransform(1, 0, 0, -1, x, item.y)  # glyphs upright again inside the flipped page
+        if font != (item.font, item.size):
+            font = (item.font, item.size)
+            text.setFont(PDF_NAMES[item.font], item.size * PT_TO_MM)
+        if item.color != state.fill:
+            text.setFillColor(_color(item.color))
+            state.fill = item.color  # the fill colour outlives the text object
+        text.textOut(item.text)
+    canvas.drawText(text)
+
+
+def _group(canvas: Canvas, group: Group, state: _State) -> None:
+    canvas.saveState()
+    canvas.translate(group.dx, group.dy)
+    if group.rotate:
+        canvas.rotate(group.rotate)  # clockwise on paper, because y is flipped
+    if group.clip is not None:
+        path = canvas.beginPath()
+        path.rect(group.clip.x, group.clip.y, group.clip.w, group.clip.h)
+        canvas.clipPath(path, stroke=0, fill=0)
+    _draw_all(canvas, group.items, state)
+    canvas.restoreState()
+    state.forget()

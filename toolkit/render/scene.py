@@ -1,0 +1,122 @@
+"""The backend-neutral scene: shapes and text in millimetres, origin at the top-left, y growing down.
+
+Generators build these; `pdf.py` and `svg.py` draw them. Angles are degrees clockwise from 12 o'clock,
+as on a drawn wheel. Text sizes are points (what designers think in); everything else is millimetres.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+PT_TO_MM = 25.4 / 72
+
+
+@dataclass(frozen=True)
+class Style:
+    fill: str | None = None  # "#rrggbb" or None for no fill
+    stroke: str | None = "#000000"
+    width: float = 0.3  # stroke width, mm
+    dash: tuple[float, ...] = ()  # mm on, mm off, ...
+
+
+NO_STROKE = Style(stroke=None)
+
+
+def filled(color: str, stroke: str | None = None, width: float = 0.3) -> Style:
+    return Style(fill=color, stroke=stroke, width=width)
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    style: Style = Style()
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    style: Style = Style()
+
+
+@dataclass(frozen=True)
+class Line:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    style: Style = Style()
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[tuple[float, float], ...]
+    style: Style = Style()
+    closed: bool = True
+
+
+@dataclass(frozen=True)
+class Wedge:
+    """A pie slice from `start` through `extent` degrees, clockwise from 12 o'clock."""
+
+    cx: float
+    cy: float
+    r: float
+    start: float
+    extent: float
+    style: Style = Style()
+
+
+FontName = Literal["regular", "bold", "condensed", "condensed-bold"]
+Anchor = Literal["start", "middle", "end"]
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text; (x, y) is the baseline point at the anchor."""
+
+    x: float
+    y: float
+    text: str
+    size: float  # points
+    font: FontName = "regular"
+    color: str = "#000000"
+    anchor: Anchor = "start"
+
+
+@dataclass(frozen=True)
+class Group:
+    """Items moved by (dx, dy), then turned `rotate` degrees clockwise about that point, optionally clipped
+    to `clip` (in the group's own coordinates)."""
+
+    items: tuple[Shape, ...]
+    dx: float = 0.0
+    dy: float = 0.0
+    rotate: float = 0.0
+    clip: Rect | None = None
+
+
+Shape = Union[Rect, Circle, Line, Polygon, Wedge, Text, Group]  # noqa: UP007 - a runtime alias
+
+
+@dataclass
+class Page:
+    width: float
+    height: float
+    items: list[Shape] = field(default_factory=list)
+    label: str = ""
+
+    def add(self, *items: Shape) -> None:
+        self.items.extend(items)
+
+
+@dataclass
+class Document:
+    title: str
+    pages: list[Page] = field(default_factory=list)

@@ -1,0 +1,90 @@
+"""Draw one scene Page as SVG (svgwrite). SVG is y-down like the scene, so nothing is flipped here."""
+
+from __future__ import annotations
+
+import math
+
+import svgwrite
+
+from toolkit.render.fonts import SVG_FAMILY
+from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, Wedge
+
+_ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
+
+
+def _n(value: float) -> str:
+    """Numbers with fixed precision so output is reproducible and compact."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def render_svg(page: Page, title: str = "") -> str:
+    drawing = svgwrite.Drawing(size=(f"{_n(page.width)}mm", f"{_n(page.height)}mm"), profile="full",
+                               viewBox=f"0 0 {_n(page.width)} {_n(page.height)}", debug=False)
+    if title:
+        drawing.set_desc(title=title)
+    clip_ids = iter(range(1, 1_000_000))
+    for item in page.items:
+        drawing.add(_element(drawing, item, clip_ids))
+    return drawing.tostring()
+
+
+def _style(style: Style) -> dict[str, str]:
+    attrs = {"fill": style.fill or "none"}
+    if style.stroke:
+        attrs.update({"stroke": style.stroke, "stroke_width": _n(style.width)})
+        if style.dash:
+            attrs["stroke_dasharray"] = ",".join(_n(d) for d in style.dash)
+    else:
+        attrs["stroke"] = "none"
+    return attrs
+
+
+def _point(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
+    radians = math.radians(angle)
+    return cx + r * math.sin(radians), cy - r * math.cos(radians)
+
+
+def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):
+    if isinstance(item, Group):
+        transform = f"translate({_n(item.dx)},{_n(item.dy)})"
+        if item.rotate:
+            transform += f" rotate({_n(item.rotate)})"
+        group = drawing.g(transform=transform)
+        target = group
+        if item.clip is not None:
+            clip_id = f"clip{next(clip_ids)}"
+            clip = drawing.clipPath(id=clip_id)
+            clip.add(drawing.rect((_n(item.clip.x), _n(item.clip.y)), (_n(item.clip.w), _n(item.clip.h))))
+            group.add(clip)
+            target = drawing.g(clip_path=f"url(#{clip_id})")
+            group.add(target)
+        for child in item.items:
+            target.add(_element(drawing, child, clip_ids))
+        return group
+    if isinstance(item, Text):
+        family, weight, stretch = SVG_FAMILY[item.font]
+        return drawing.text(item.text, insert=(_n(item.x), _n(item.y)), fill=item.color,
+                            font_family=f"'{family}', sans-serif", font_weight=weight, font_stretch=stretch,
+                            font_size=_n(item.size * PT_TO_MM), text_anchor=_ANCHOR[item.anchor])
+    if isinstance(item, Rect):
+        extra = {"rx": _n(item.radius)} if item.radius else {}
+        return drawing.rect((_n(item.x), _n(item.y)), (_n(item.w), _n(item.h)), **extra, **_style(item.style))
+    if isinstance(item, Circle):
+        return drawing.circle((_n(item.cx), _n(item.cy)), _n(item.r), **_style(item.style))
+    if isinstance(item, Line):
+        return drawing.line((_n(item.x1), _n(item.y1)), (_n(item.x2), _n(item.y2)), **_style(item.style))
+    if isinstance(item, Polygon):
+        points = [(_n(x), _n(y)) for x, y in item.points]
+        factory = drawing.polygon if item.closed else drawing.polyline
+        return factory(points, **_style(item.style))
+    if isinstance(item, Wedge):
+        if item.extent >= 360:
+            return drawing.circle((_n(item.cx), _n(item.cy)), _n(item.r), **_style(item.style))
+        x1, y1 = _point(item.cx, item.cy, item.r, item.start)
+        x2, y2 = _point(item.cx, item.cy, item.r, item.start + item.extent)
+        large = 1 if item.extent > 180 else 0
+        path = (f"M{_n(item.cx)},{_n(item.cy)} L{_n(x1)},{_n(y1)} "
+                f"A{_n(item.r)},{_n(item.r)} 0 {large} 1 {_n(x2)},{_n(y2)} Z")
+        return drawing.path(d=path, **_style(item.style))
+    raise TypeError(f"cannot draw {type(item).__name__}")
