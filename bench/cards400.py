@@ -21,8 +21,9 @@ from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document
 
 PEERS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "peers.sh"
-WORDS = ("Thunder Shock Quick Attack Volt Tackle Iron Tail Dodge Protect Bubble Hydro Pump Flame Burst Ember "
-         "Gust Slam Haze Static Pulse Cryo Lock Avalanche Riptide Undertow Luster Purge Psychic").split()
+WORDS = ("Thunder", "Shock", "Quick", "Attack", "Volt", "Tackle", "Iron", "Tail", "Dodge", "Protect", "Bubble",
+         "Hydro", "Pump", "Flame", "Burst", "Ember", "Gust", "Slam", "Haze", "Static", "Pulse", "Cryo", "Lock",
+         "Avalanche", "Riptide", "Undertow", "Luster", "Purge", "Psychic")
 EFFECTS = ("The battle opponent is afflicted with EMP Static.",
            "Push the battle opponent to an unoccupied point adjacent to it, chosen by you.",
            "This unit moves to a point 2 steps away.", "")
