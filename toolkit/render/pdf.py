@@ -9,7 +9,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.fonts import PDF_NAMES, register_fonts, text_width
+from toolkit.render.fonts import PDF_NAMES, printable, register_fonts, text_width
 from toolkit.render.scene import PT_TO_MM, Circle, Document, Group, Line, Page, Polygon, Rect, Shape, Style, Text, Wedge
 
 
@@ -132,7 +132,7 @@ def _texts(canvas: Canvas, items: list[Text], state: _State) -> None:
     for item in items:
         x = item.x
         if item.anchor != "start":
-            width = text_width(item.text, item.font, item.size)
+            width = text_width(printable(item.text, item.font), item.font, item.size)
             x -= width / 2 if item.anchor == "middle" else width
         text.setTextTransform(1, 0, 0, -1, x, item.y)  # glyphs upright again inside the flipped page
         if font != (item.font, item.size):
@@ -141,7 +141,7 @@ def _texts(canvas: Canvas, items: list[Text], state: _State) -> None:
         if item.color != state.fill:
             text.setFillColor(_color(item.color))
             state.fill = item.color  # the fill colour outlives the text object
-        text.textOut(item.text)
+        text.textOut(printable(item.text, item.font))  # never a missing-glyph box, whoever built the item
     canvas.drawText(text)
 
 
