@@ -132,6 +132,36 @@ class _progress:
             self.bar.stop()
 
 
+def cmd_odds(args: argparse.Namespace) -> int:
+    from toolkit.battle import compute, odds_json, odds_text, setup_battle
+
+    datasets, problems = find_datasets(args.data)
+    if args.theme:
+        datasets = [ds for ds in datasets if ds.theme_id == args.theme]
+    candidates = []
+    for dataset in datasets:
+        database = load_database(dataset)
+        if args.unit_a in database.units and args.unit_b in database.units:
+            candidates.append(database)
+    if not candidates:
+        where = f"theme '{args.theme}'" if args.theme else "any one database"
+        raise UsageError(f"'{args.unit_a}' and '{args.unit_b}' are not both units of {where}")
+    if len(candidates) > 1:
+        raise UsageError("both units exist in several themes; choose one with --theme "
+                         + " / ".join(db.theme.id for db in candidates))
+    database = candidates[0]
+    if database.has_errors:
+        _err(format_text(sorted_problems(database.problems)))
+        _err("duelkit: the data has problems; fix them first (`duelkit validate`)")
+        return EXIT_PROBLEMS
+    setup = setup_battle(database, args.unit_a, args.unit_b, attacker_status=args.attacker_status,
+                         defender_status=args.defender_status, attacker_stage=args.attacker_stage,
+                         defender_stage=args.defender_stage, module_id=args.module)
+    odds = compute(setup)
+    _out(odds_json(setup, odds) if args.json else odds_text(setup, odds))
+    return EXIT_OK
+
+
 def cmd_board_check(args: argparse.Namespace) -> int:
     path: Path = args.board or DEFAULT_BOARD
     if not path.is_file():
@@ -193,6 +223,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="output folder (default: DATA_DIR/output, or ./output for the bundled data)")
     build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
     build.set_defaults(run=cmd_build)
+
+    odds = commands.add_parser("odds", help="exact battle outcome probabilities")
+    odds.add_argument("unit_a", metavar="UNIT_A", help="attacker id")
+    odds.add_argument("unit_b", metavar="UNIT_B", help="defender id")
+    odds.add_argument("--data", type=Path, metavar="DATA_DIR", help="project folder (default: bundled data)")
+    odds.add_argument("--theme", choices=theme_ids())
+    odds.add_argument("--attacker-status", metavar="S")
+    odds.add_argument("--defender-status", metavar="S")
+    odds.add_argument("--attacker-stage", type=int, metavar="N")
+    odds.add_argument("--defender-stage", type=int, metavar="N")
+    odds.add_argument("--module", metavar="ID", help="a module the attacker plays (+damage, +stars, re-spin)")
+    odds.add_argument("--json", action="store_true")
+    odds.set_defaults(run=cmd_odds)
 
     board = commands.add_parser("board", help="board tools")
     board_commands = board.add_subparsers(dest="board_command", metavar="SUBCOMMAND", required=True)
