@@ -77,7 +77,7 @@ def _load_valid(args: argparse.Namespace) -> list | None:
 def cmd_build(args: argparse.Namespace) -> int:
     import time
 
-    from toolkit.kit.build import GENERATORS, build_components
+    from toolkit.kit.build import GENERATORS, batch_allocation, build_components
     from toolkit.output import kit_files, replace_folder
 
     databases = _load_valid(args)
@@ -85,7 +85,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output"))
     warnings = []
-    with _progress(len(databases) * (2 * len(GENERATORS) + 1)) as advance:
+    with batch_allocation(), _progress(len(databases) * (2 * len(GENERATORS) + 1)) as advance:
         for database in databases:
             started = time.perf_counter()
             theme = database.theme

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from toolkit.database import Database
 from toolkit.kit.board_sheet import build_board
@@ -33,3 +35,17 @@ def build_components(database: Database, paper: str) -> Iterator[Component]:
     context = KitContext(database, paper)
     for _, generate in GENERATORS:
         yield generate(context)
+
+
+@contextmanager
+def batch_allocation() -> Iterator[None]:
+    """Fewer garbage-collector passes while a kit is built: scenes are many small acyclic objects, and
+    the default thresholds spend a third of the scene-building time scanning them."""
+    old = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()

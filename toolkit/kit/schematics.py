@@ -21,11 +21,13 @@ from toolkit.render.scene import (
     Line,
     Page,
     Rect,
+    Reuse,
     Shape,
     Style,
     Text,
     Wedge,
     filled,
+    reusable,
 )
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 from toolkit.rules.disk import UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, disk_total, ranges, with_upgrade
@@ -121,7 +123,6 @@ def _header(ctx: KitContext, unit: Unit, warnings: list[Problem]) -> list[Shape]
     items += [Circle(bx, by, 5.2, filled(ACCENT)),
               Text(bx, by + 1.5, str(unit.mp), 12, "bold", "#ffffff", "middle"),
               Text(bx, by + 4.0, theme.terms.mp, 4.2, "bold", "#ffffff", "middle")]
-    items.append(Line(SAFE, SAFE + 13, WIDTH - SAFE, SAFE + 13, Style(stroke=ACCENT, width=0.4)))
     return items
 
 
@@ -148,7 +149,6 @@ def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Pr
         if fitted.overflow:
             warnings.append(ctx.fit_warning(unit.id, "upgrades_to", upgrade_text))
     box_bottom = bottom - upgrade_height - (1.5 if upgrade_text else 0)
-    items.append(Text(left, top + 2.2, terms.subroutine.upper(), 5.5, "bold", ACCENT))
     if unit.subroutine is None:
         items.append(Text(left, top + 6.5, "None", 7, "regular", MUTED))
         return items
@@ -206,17 +206,8 @@ def _rows(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> l
 
 
 def _table(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> list[Shape]:
-    terms = ctx.theme.terms
-    items: list[Shape] = [
-        Text(SAFE + 1, TABLE_TOP - 0.8, f"{terms.data_disk.upper()}  ·  1–96", 5.5, "bold", ACCENT),
-    ]
-    header_y = TABLE_TOP + 3.0
-    for (x, width), label, anchor in ((COL_RANGE, "Range", "start"), (COL_MOVE, "Move", "start"),
-                                      (COL_SIZE, "Size", "end"), (COL_VALUE, "Dmg/" + STAR, "end")):
-        ax = x + width if anchor == "end" else x
-        items.append(Text(ax, header_y, label, 5, "bold", MUTED, anchor))
+    items: list[Shape] = []
     y = TABLE_TOP + 5.0
-    items.append(Line(SAFE, y - 0.6, WIDTH - SAFE, y - 0.6, Style(stroke=ACCENT, width=0.3)))
     table_start = y
     for row in _rows(ctx, unit, stage, warnings):
         segment = unit.disk[row.segment_index]
@@ -265,8 +256,24 @@ def _strip(unit: Unit) -> list[Shape]:
     return items
 
 
-def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Problem]) -> list[Shape]:
+def _frame(ctx: KitContext) -> list[Shape]:
+    """What every schematic of a theme shares: the face, rules and the fixed labels."""
+    terms = ctx.theme.terms
     items: list[Shape] = card_face(WIDTH, HEIGHT)
+    items.append(Line(SAFE, SAFE + 13, WIDTH - SAFE, SAFE + 13, Style(stroke=ACCENT, width=0.4)))
+    items.append(Text(37.5, SAFE + 15.0 + 2.2, terms.subroutine.upper(), 5.5, "bold", ACCENT))
+    items.append(Text(SAFE + 1, TABLE_TOP - 0.8, f"{terms.data_disk.upper()}  ·  1–96", 5.5, "bold", ACCENT))
+    header_y = TABLE_TOP + 3.0
+    for (x, width), label, anchor in ((COL_RANGE, "Range", "start"), (COL_MOVE, "Move", "start"),
+                                      (COL_SIZE, "Size", "end"), (COL_VALUE, "Dmg/" + STAR, "end")):
+        items.append(Text(x + width if anchor == "end" else x, header_y, label, 5, "bold", MUTED, anchor))
+    items.append(Line(SAFE, TABLE_TOP + 4.4, WIDTH - SAFE, TABLE_TOP + 4.4, Style(stroke=ACCENT, width=0.3)))
+    return items
+
+
+def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Problem],
+                    frame: Reuse | None = None) -> list[Shape]:
+    items: list[Shape] = [frame or reusable(_frame(ctx))]
     items += _header(ctx, unit, warnings)
     items += _wheel(SAFE + 15.5, SAFE + 30.5, 15.0, unit)
     items += _side_panel(ctx, unit, facts, warnings)
@@ -292,7 +299,8 @@ def build_schematics(ctx: KitContext) -> Component:
     terms = ctx.theme.terms
     component = Component("schematics", f"{terms.game}: {terms.schematic}s")
     facts = all_unit_facts(ctx)
-    fronts = [schematic_front(ctx, unit, facts[unit.id], component.warnings) for unit in ctx.units()]
+    frame = reusable(_frame(ctx))
+    fronts = [schematic_front(ctx, unit, facts[unit.id], component.warnings, frame) for unit in ctx.units()]
     back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic)
     grid = card_grid(ctx.paper, WIDTH, HEIGHT)
     component.pages = impose_cards(fronts, [back], grid, terms.schematic)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text
+from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, reusable
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 BLEED = 3.0
@@ -135,6 +135,8 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
     `backs` holds one back per front, or a single back used for every card."""
     pages: list[Page] = []
     width, height = grid.paper
+    if backs and len(backs) == 1:
+        backs = [[reusable(backs[0])]]  # one back for every card: stored once in the PDF
     for sheet, start in enumerate(range(0, len(fronts), grid.per_sheet), start=1):
         chunk = list(range(start, min(start + grid.per_sheet, len(fronts))))
         front = Page(width, height, label=f"{label} {sheet} front")

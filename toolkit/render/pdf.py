@@ -10,7 +10,21 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.fonts import PDF_NAMES, printable, register_fonts, text_width
-from toolkit.render.scene import PT_TO_MM, Circle, Document, Group, Line, Page, Polygon, Rect, Shape, Style, Text, Wedge
+from toolkit.render.scene import (
+    PT_TO_MM,
+    Circle,
+    Document,
+    Group,
+    Line,
+    Page,
+    Polygon,
+    Rect,
+    Reuse,
+    Shape,
+    Style,
+    Text,
+    Wedge,
+)
 
 
 class _State:
@@ -19,6 +33,8 @@ class _State:
 
     def __init__(self) -> None:
         self.forget()
+
+        self.forms: set[str] = set()
 
     def forget(self) -> None:
         self.fill: str | None = None
@@ -92,7 +108,27 @@ def _draw_all(canvas: Canvas, items, state: _State) -> None:
         _texts(canvas, run, state)
 
 
+FORM_EXTENT = 5000  # mm either way: a form's bounding box must hold whatever it draws
+
+
+def _reuse(canvas: Canvas, item: Reuse, state: _State) -> None:
+    """Define the form on first use (drawn in the caller's coordinate system), then place it."""
+    name = "F" + "".join(ch if ch.isalnum() else "_" for ch in item.key)
+    if name not in state.forms:
+        saved = (state.fill, state.stroke, state.width, state.dash)
+        canvas.beginForm(name, -FORM_EXTENT, -FORM_EXTENT, FORM_EXTENT, FORM_EXTENT)
+        state.forget()
+        _draw_all(canvas, item.items, state)
+        canvas.endForm()
+        state.fill, state.stroke, state.width, state.dash = saved
+        state.forms.add(name)
+    canvas.doForm(name)  # a form runs inside its own save/restore: our tracked state still holds
+
+
 def _draw(canvas: Canvas, item: Shape, state: _State) -> None:
+    if isinstance(item, Reuse):
+        _reuse(canvas, item, state)
+        return
     if isinstance(item, Group):
         _group(canvas, item, state)
         return

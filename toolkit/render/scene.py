@@ -6,6 +6,8 @@ as on a drawn wheel. Text sizes are points (what designers think in); everything
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
@@ -102,7 +104,23 @@ class Group:
     clip: Rect | None = None
 
 
-Shape = Union[Rect, Circle, Line, Polygon, Wedge, Text, Group]  # noqa: UP007 - a runtime alias
+@dataclass(frozen=True)
+class Reuse:
+    """Items drawn identically many times (a card back, a card frame). `key` names them within a
+    document; the PDF stores them once as a form and places the copies, the SVG simply inlines them."""
+
+    key: str
+    items: tuple[Shape, ...]
+
+
+Shape = Union[Rect, Circle, Line, Polygon, Wedge, Text, Group, Reuse]  # noqa: UP007 - a runtime alias
+
+
+def reusable(items: Sequence[Shape]) -> Reuse:
+    """Wrap items for reuse, keyed by their content, so equal art shares one PDF form and different
+    art never does."""
+    frozen = tuple(items)
+    return Reuse(hashlib.sha1(repr(frozen).encode("utf-8")).hexdigest()[:16], frozen)  # noqa: UP007 - a runtime alias
 
 
 @dataclass

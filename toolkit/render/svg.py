@@ -7,7 +7,7 @@ import math
 import svgwrite
 
 from toolkit.render.fonts import SVG_FAMILY
-from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, Wedge
+from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Reuse, Shape, Style, Text, Wedge
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
 
@@ -46,6 +46,11 @@ def _point(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
 
 
 def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):
+    if isinstance(item, Reuse):
+        group = drawing.g()
+        for child in item.items:
+            group.add(_element(drawing, child, clip_ids))
+        return group
     if isinstance(item, Group):
         transform = f"translate({_n(item.dx)},{_n(item.dy)})"
         if item.rotate:
