@@ -163,3 +163,12 @@ def test_output_names_cannot_escape(tmp_path: Path) -> None:
         replace_folder(tmp_path / "kit", {"../evil.pdf": b"x"})
     assert not (tmp_path / "evil.pdf").exists() and not (tmp_path / "kit").exists()
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_validate_reports_text_that_would_not_fit(capsys, base_project: Path) -> None:
+    effect = " ".join(["The battle opponent is knocked back and loses its turn."] * 12)
+    unit = (base_project / "unit_data" / "alpha.yaml").read_text().replace("effect: EMP Static.", f"effect: {effect}")
+    (base_project / "unit_data" / "alpha.yaml").write_text(unit)
+    assert main(["validate", str(base_project)]) == 0  # a warning, not an error
+    out = capsys.readouterr().out
+    assert "warning[R001]" in out and "alpha.yaml:10" in out

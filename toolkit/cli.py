@@ -37,6 +37,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     lines = []
     for dataset in datasets:
         database = load_database(dataset)
+        if not database.has_errors:
+            from toolkit.kit.build import layout_warnings
+
+            database.problems += layout_warnings(database)
         problems += database.problems
         lines.append(f"{dataset.theme_id}: {len(database.units)} units, {len(database.modules)} modules, "
                      f"{len(database.squads)} squads: {summary(database.problems)}")

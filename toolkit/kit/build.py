@@ -15,6 +15,7 @@ from toolkit.kit.print_test import build_print_test
 from toolkit.kit.schematics import build_schematics
 from toolkit.kit.spinners import build_spinners
 from toolkit.kit.tokens import build_tokens
+from toolkit.problems import Problem
 
 Generator = Callable[[KitContext], Component]
 
@@ -28,6 +29,16 @@ GENERATORS: tuple[tuple[str, Generator], ...] = (
     ("d10", build_d10),
     ("spinners", build_spinners),
 )
+
+
+def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
+    """Text that would not fit on the cards, found by laying them out without rendering: lets
+    `duelkit validate` report it before anyone builds."""
+    context = KitContext(database, paper)
+    warnings: list[Problem] = []
+    for generate in (build_schematics, build_modules):
+        warnings += generate(context).warnings
+    return warnings
 
 
 def build_components(database: Database, paper: str) -> Iterator[Component]:
