@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import mul
 
 from toolkit.model import Color, Segment
 from toolkit.rules.combat import Rule, matchup_rule
@@ -51,30 +52,63 @@ class Distribution:
         return self.effect_prefix[-1] - self.effect_prefix[bisect_right(self.values, value)]
 
 
+METRICS = ("attacker_wins", "defender_wins", "draw", "attacker_deactivated", "defender_deactivated",
+           "attacker_effect", "defender_effect")
+COLORS = tuple(Color)  # feature order of a defender: its weight per colour, then its Purple-effect weight
+
+
 @dataclass(frozen=True)
 class Profile:
     """A disk summarised for fast matchups."""
 
     total: int
     weight: dict[Color, int]
-    present: tuple[tuple[Color, int], ...]  # colours on the disk, with their weights
     purple_effect_weight: int
     damage: Distribution  # White and Gold together: Table 2.1 treats them alike when comparing
     stars: Distribution
+    features: tuple[int, ...]  # as a defender: weight per colour (COLORS order), then Purple-effect weight
+    fixed: tuple[tuple[int, ...], ...]  # as an attacker: per metric, coefficients on a defender's features
 
     @classmethod
     def of(cls, disk: Sequence[Segment]) -> Profile:
         weight = {color: 0 for color in Color}
         for segment in disk:
             weight[segment.color] += segment.size
+        effect = sum(s.size for s in disk if s.color is Color.PURPLE and _has_effect(s))
         return cls(
             total=sum(weight.values()),
             weight=weight,
-            present=tuple((color, w) for color, w in weight.items() if w),
-            purple_effect_weight=sum(s.size for s in disk if s.color is Color.PURPLE and _has_effect(s)),
+            purple_effect_weight=effect,
             damage=Distribution.of([(s.damage or 0, s.size, False) for s in disk if s.color in DAMAGE]),
             stars=Distribution.of([(s.stars or 0, s.size, _has_effect(s)) for s in disk if s.color is Color.PURPLE]),
+            features=tuple(weight[c] for c in COLORS) + (effect,),
+            fixed=_fixed_coefficients(weight, effect),
         )
+
+
+def _fixed_coefficients(weight: dict[Color, int], effect: int) -> tuple[tuple[int, ...], ...]:
+    """For the cells of Table 2.1 decided by colour alone: each metric as a linear form in the
+    defender's features, so a whole matchup's fixed part is seven short dot products."""
+    coefficients = {name: [0] * (len(COLORS) + 1) for name in METRICS}
+    for a_color in COLORS:
+        a_weight = weight[a_color]
+        for k, d_color in enumerate(COLORS):
+            rule = RULES[a_color, d_color]
+            if rule is Rule.DRAW:
+                coefficients["draw"][k] += a_weight
+            elif rule is Rule.ATTACKER_WINS:
+                coefficients["attacker_wins"][k] += a_weight
+                if a_color in DAMAGE:
+                    coefficients["defender_deactivated"][k] += a_weight
+                if a_color is Color.PURPLE:
+                    coefficients["attacker_effect"][k] += effect
+            elif rule is Rule.DEFENDER_WINS:
+                coefficients["defender_wins"][k] += a_weight
+                if d_color in DAMAGE:
+                    coefficients["attacker_deactivated"][k] += a_weight
+                if d_color is Color.PURPLE:  # the defender's effect weight is its last feature
+                    coefficients["defender_effect"][-1] += a_weight
+    return tuple(tuple(coefficients[name]) for name in METRICS)
 
 
 def _has_effect(segment: Segment) -> bool:
@@ -115,25 +149,13 @@ def _win(m: Matchup, attacker_side: bool, weight: int, winner_color: Color, winn
 
 
 def matchup(attacker: Profile, defender: Profile) -> Matchup:
-    m = Matchup(attacker.total * defender.total)
-    # attacker segments grouped by colour; damage and star values need the individual segments
-    for a_color, a_weight in attacker.present:
-        for d_color, d_weight in defender.present:
-            rule = RULES[a_color, d_color]
-            if rule in (Rule.ATTACKER_WINS, Rule.DEFENDER_WINS, Rule.DRAW):
-                weight = a_weight * d_weight
-                if rule is Rule.DRAW:
-                    m.draw += weight
-                elif rule is Rule.ATTACKER_WINS:
-                    effect = attacker.purple_effect_weight * d_weight if a_color is Color.PURPLE else 0
-                    _win(m, True, weight, a_color, effect)
-                else:
-                    effect = a_weight * defender.purple_effect_weight if d_color is Color.PURPLE else 0
-                    _win(m, False, weight, d_color, effect)
-            elif rule is Rule.HIGHER_STARS:
-                _compare_stars(m, attacker, defender)
-            # Rule.HIGHER_DAMAGE cells (White/Gold against White/Gold) are booked together below
-    _compare_damage(m, attacker, defender)
+    features = defender.features
+    m = Matchup(attacker.total * defender.total,
+                *(sum(map(mul, row, features)) for row in attacker.fixed))
+    if attacker.stars.values and defender.stars.values:
+        _compare_stars(m, attacker, defender)
+    if attacker.damage.values and defender.damage.values:
+        _compare_damage(m, attacker, defender)
     return m
 
 
