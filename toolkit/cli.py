@@ -98,6 +98,13 @@ def cmd_build(args: argparse.Namespace) -> int:
                 advance(f"{theme.id}: {component.name}")
                 components.append(component)
                 warnings += component.warnings
+            if args.balance:
+                from toolkit.kit.balance_report import build_balance
+                from toolkit.kit.component import KitContext
+                from toolkit.rules.balance import balance
+
+                result = balance(database.unit_defs())
+                components.append(build_balance(KitContext(database, args.paper), result))
             files = kit_files(components, theme.terms.game, args.svg,
                               on_render=lambda name, tid=theme.id: advance(f"{tid}: {name}.pdf"))
             target = out_root / theme.id
@@ -166,6 +173,53 @@ def cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_balance(args: argparse.Namespace) -> int:
+    import time
+
+    from toolkit.kit.balance_report import build_balance, matchups_csv, ratings_csv
+    from toolkit.kit.component import KitContext
+    from toolkit.output import replace_folder
+    from toolkit.render.pdf import render_pdf
+    from toolkit.render.scene import Document
+    from toolkit.rules.balance import balance, playable
+
+    if args.skip_invalid:
+        datasets, _ = find_datasets(args.data_dir)
+        databases = [load_database(ds) for ds in datasets if not args.game or ds.theme_id in args.game]
+    else:
+        databases = _load_valid(args)
+        if databases is None:
+            _err("(`duelkit balance --skip-invalid` leaves out the units with problems instead)")
+            return EXIT_PROBLEMS
+    out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output")) / "balance"
+    for database in databases:
+        units = playable(database.unit_defs())
+        left_out = len(database.unit_defs()) - len(units)
+        if left_out or database.has_errors:
+            _out(f"{database.theme.id}: left out {left_out} units whose Data Disk breaks the rules and any file "
+                 "that failed to load (`duelkit validate` lists them)")
+        started = time.perf_counter()
+        result = balance(units)
+        seconds = time.perf_counter() - started
+        context = KitContext(database, args.paper)
+        component = build_balance(context, result)
+        files = {
+            "balance.pdf": render_pdf(Document(component.title, component.pages)),
+            "balance.csv": ratings_csv(context, result).encode("utf-8"),
+            "matchups.csv": matchups_csv(result).encode("utf-8"),
+        }
+        target = out_root / database.theme.id
+        replace_folder(target, files)
+        n = len(result.unit_ids)
+        _out(f"{database.theme.id}: {n} units, {n * n} matchups in {seconds:.2f} s; wrote {target}/")
+        for rank, rating in enumerate(result.ratings[:3], start=1):
+            _out(f"  #{rank} {rating.unit_id}: rating {rating.rating:+.2f}")
+        outliers = [r.unit_id for r in result.ratings if r.outlier]
+        shown = ", ".join(outliers[:10]) + (f" and {len(outliers) - 10} more" if len(outliers) > 10 else "")
+        _out(f"  outliers: {shown or 'none'}")
+    return EXIT_OK
+
+
 def cmd_board_check(args: argparse.Namespace) -> int:
     path: Path = args.board or DEFAULT_BOARD
     if not path.is_file():
@@ -226,7 +280,19 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, metavar="DIR",
                        help="output folder (default: DATA_DIR/output, or ./output for the bundled data)")
     build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
+    build.add_argument("--balance", action="store_true", help="add the balance report to the kit")
     build.set_defaults(run=cmd_build)
+
+    balance = commands.add_parser("balance", help="every unit against every unit: ratings, heatmap, CSV")
+    balance.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                         help="project folder (default: the bundled databases)")
+    balance.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
+    balance.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    balance.add_argument("--out", type=Path, metavar="DIR",
+                         help="output folder (default: DATA_DIR/output/balance or ./output/balance)")
+    balance.add_argument("--skip-invalid", action="store_true",
+                         help="leave out units with problems instead of refusing (e.g. an imported dataset)")
+    balance.set_defaults(run=cmd_balance)
 
     odds = commands.add_parser("odds", help="exact battle outcome probabilities")
     odds.add_argument("unit_a", metavar="UNIT_A", help="attacker id")

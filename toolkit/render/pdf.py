@@ -7,6 +7,7 @@ from functools import lru_cache
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.fonts import PDF_NAMES, printable, register_fonts, text_width
@@ -15,6 +16,7 @@ from toolkit.render.scene import (
     Circle,
     Document,
     Group,
+    Image,
     Line,
     Page,
     Polygon,
@@ -125,7 +127,18 @@ def _reuse(canvas: Canvas, item: Reuse, state: _State) -> None:
     canvas.doForm(name)  # a form runs inside its own save/restore: our tracked state still holds
 
 
+def _image(canvas: Canvas, item: Image) -> None:
+    canvas.saveState()
+    canvas.translate(item.x, item.y + item.h)
+    canvas.scale(1, -1)  # images upright again inside the flipped page
+    canvas.drawImage(ImageReader(io.BytesIO(item.png)), 0, 0, item.w, item.h)
+    canvas.restoreState()
+
+
 def _draw(canvas: Canvas, item: Shape, state: _State) -> None:
+    if isinstance(item, Image):
+        _image(canvas, item)
+        return
     if isinstance(item, Reuse):
         _reuse(canvas, item, state)
         return

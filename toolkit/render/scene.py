@@ -105,6 +105,17 @@ class Group:
 
 
 @dataclass(frozen=True)
+class Image:
+    """A raster image (PNG bytes) stretched over a box; pixels stay sharp (no smoothing)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    png: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
 class Reuse:
     """Items drawn identically many times (a card back, a card frame). `key` names them within a
     document; the PDF stores them once as a form and places the copies, the SVG simply inlines them."""
@@ -113,7 +124,7 @@ class Reuse:
     items: tuple[Shape, ...]
 
 
-Shape = Union[Rect, Circle, Line, Polygon, Wedge, Text, Group, Reuse]  # noqa: UP007 - a runtime alias
+Shape = Union[Rect, Circle, Line, Polygon, Wedge, Text, Group, Reuse, Image]  # noqa: UP007 - a runtime alias
 
 
 def reusable(items: Sequence[Shape]) -> Reuse:

@@ -2,12 +2,27 @@
 
 from __future__ import annotations
 
+import base64
 import math
 
 import svgwrite
 
 from toolkit.render.fonts import SVG_FAMILY
-from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Reuse, Shape, Style, Text, Wedge
+from toolkit.render.scene import (
+    PT_TO_MM,
+    Circle,
+    Group,
+    Image,
+    Line,
+    Page,
+    Polygon,
+    Rect,
+    Reuse,
+    Shape,
+    Style,
+    Text,
+    Wedge,
+)
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
 
@@ -46,6 +61,10 @@ def _point(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
 
 
 def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):
+    if isinstance(item, Image):
+        href = "data:image/png;base64," + base64.b64encode(item.png).decode("ascii")
+        return drawing.image(href, insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)),
+                             preserveAspectRatio="none", style="image-rendering:pixelated")
     if isinstance(item, Reuse):
         group = drawing.g()
         for child in item.items:

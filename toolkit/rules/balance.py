@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from toolkit.model import Unit
-from toolkit.rules.disk import with_upgrade
+from toolkit.rules.disk import check_disk, with_upgrade
 from toolkit.rules.matchups import Matchup, Profile, matchup
 from toolkit.rules.roster import upgrade_stages
 
@@ -58,9 +58,17 @@ class Balance:
         return self.matrix[index[attacker]][index[defender]]
 
 
+def playable(units: Mapping[str, Unit]) -> dict[str, Unit]:
+    """Units whose Data Disk breaks no rule (sizes sum to 96, fields fit their colours): the ones a
+    balance computation can use when the rest of a database still has problems."""
+    return {uid: unit for uid, unit in sorted(units.items())
+            if not any(not finding.warning for finding in check_disk(unit.disk))}
+
+
 def balance(units: Mapping[str, Unit]) -> Balance:
     ids = tuple(sorted(units))
-    stages = upgrade_stages(units)
+    stages = upgrade_stages({uid: unit.model_copy(update={"upgrades_to": unit.upgrades_to if unit.upgrades_to
+                                                          in units else None}) for uid, unit in units.items()})
     profiles = [Profile.of(with_upgrade(units[uid].disk, stages[uid])) for uid in ids]
     matrix = tuple(tuple(matchup(a, d) for d in profiles) for a in profiles)
     ratings = [_rating(i, uid, matrix) for i, uid in enumerate(ids)]
