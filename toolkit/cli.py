@@ -161,10 +161,12 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise UsageError("both units exist in several themes; choose one with --theme "
                          + " / ".join(db.theme.id for db in candidates))
     database = candidates[0]
-    if database.has_errors:
-        _err(format_text(sorted_problems(database.problems)))
-        _err("duelkit: the data has problems; fix them first (`duelkit validate`)")
-        return EXIT_PROBLEMS
+    from toolkit.rules.balance import playable
+
+    broken = [uid for uid in (args.unit_a, args.unit_b) if uid not in playable(database.unit_defs())]
+    if broken:
+        raise DuelkitError(f"the Data Disk of {' and '.join(broken)} breaks the rules; "
+                           f"`duelkit validate` shows what to fix")
     setup = setup_battle(database, args.unit_a, args.unit_b, attacker_status=args.attacker_status,
                          defender_status=args.defender_status, attacker_stage=args.attacker_stage,
                          defender_stage=args.defender_stage, module_id=args.module)
