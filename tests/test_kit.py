@@ -16,7 +16,7 @@ from toolkit.render.fonts import missing_glyphs
 from toolkit.rules.disk import ranges
 
 MM = 72 / 25.4
-COMPONENTS = ("print-test", "board", "tokens", "schematics", "modules", "d10", "spinners")
+COMPONENTS = ("print-test", "board", "tokens", "schematics", "modules", "d10", "spinners", "manual", "quick-reference")
 
 
 @pytest.fixture(scope="module")

@@ -222,6 +222,40 @@ def cmd_balance(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_reference(args: argparse.Namespace) -> int:
+    from toolkit.html_manual import render_manual_html
+    from toolkit.kit.build import batch_allocation
+    from toolkit.kit.component import KitContext
+    from toolkit.kit.manual_pages import build_manual_component, build_quickref_component
+    from toolkit.manual import build_manual
+    from toolkit.output import replace_folder
+    from toolkit.render.pdf import render_pdf
+    from toolkit.render.scene import Document
+
+    databases = _load_valid(args)
+    if databases is None:
+        return EXIT_PROBLEMS
+    out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output")) / "reference"
+    templates = args.data_dir / "templates" if args.data_dir else None
+    with batch_allocation():
+        for database in databases:
+            context = KitContext(database, args.paper)
+            manual = build_manual(database)
+            html = render_manual_html(manual, database.theme, args.paper, templates)
+            pages = build_manual_component(context, manual).pages
+            quick = build_quickref_component(context, manual).pages
+            files = {
+                "manual.pdf": render_pdf(Document(manual.title, pages + quick)),
+                "quick-reference.pdf": render_pdf(Document(f"{database.theme.terms.game}: quick reference", quick)),
+                "manual.html": html.encode("utf-8"),
+            }
+            target = out_root / database.theme.id
+            replace_folder(target, files)
+            _out(f"{database.theme.id}: wrote manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf "
+                 f"and manual.html to {target}/")
+    return EXIT_OK
+
+
 def cmd_board_check(args: argparse.Namespace) -> int:
     path: Path = args.board or DEFAULT_BOARD
     if not path.is_file():
@@ -284,6 +318,15 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
     build.add_argument("--balance", action="store_true", help="add the balance report to the kit")
     build.set_defaults(run=cmd_build)
+
+    reference = commands.add_parser("reference", help="rule reference sheets: protocol manual (PDF + HTML)")
+    reference.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                           help="project folder (default: the bundled databases); its templates/ override ours")
+    reference.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
+    reference.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    reference.add_argument("--out", type=Path, metavar="DIR",
+                           help="output folder (default: DATA_DIR/output/reference or ./output/reference)")
+    reference.set_defaults(run=cmd_reference)
 
     balance = commands.add_parser("balance", help="every unit against every unit: ratings, heatmap, CSV")
     balance.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",

@@ -10,6 +10,7 @@ from toolkit.database import Database
 from toolkit.kit.board_sheet import build_board
 from toolkit.kit.component import Component, KitContext
 from toolkit.kit.d10_sheet import build_d10
+from toolkit.kit.manual_pages import build_manual_pages, build_quick_reference
 from toolkit.kit.module_cards import build_modules
 from toolkit.kit.print_test import build_print_test
 from toolkit.kit.schematics import build_schematics
@@ -28,6 +29,8 @@ GENERATORS: tuple[tuple[str, Generator], ...] = (
     ("modules", build_modules),
     ("d10", build_d10),
     ("spinners", build_spinners),
+    ("manual", build_manual_pages),
+    ("quick-reference", build_quick_reference),
 )
 
 
