@@ -16,6 +16,7 @@ from toolkit.render.textfit import LEADING, wrap
 
 CELL_FILL = {"att": "#dbe8f7", "def": "#f9e0d0", "draw": "#ececec", "cmp": "#efe6f7", "head": "#f3f3f3"}
 QUICK_CARD = (148.0, 210.0)  # A5: sits beside the board
+TABLE_PAD = 1.2
 
 
 class Flow:
@@ -55,8 +56,8 @@ class Flow:
             self.add(Text(self.margin + indent, self.y - size * PT_TO_MM * 0.25, line, size, font, color))
         self.y += gap
 
-    def heading(self, text: str, size: float = 13.0) -> None:
-        self.room(self.line_height(size) + 14)  # keep a heading with what follows
+    def heading(self, text: str, size: float = 13.0, keep: float = 14.0) -> None:
+        self.room(self.line_height(size) + 6 + keep)  # keep a heading with (the start of) what follows
         self.y += 3
         self.text(text, size, "bold", ACCENT, gap=0.8)
         self.add(Line(self.margin, self.y, self.margin + self.inner, self.y, Style(stroke="#ccccdd", width=0.3)))
@@ -72,21 +73,34 @@ class Flow:
             self.text(item, size, indent=6, gap=0.8)
         self.y += 1.2
 
+    def _widths(self, block: Table) -> list[float]:
+        columns = len(block.header)
+        if block.compact:
+            return [self.inner / columns] * columns
+        if columns == 2:
+            return [self.inner * 0.28, self.inner * 0.72]
+        first = self.inner * 0.22
+        return [first] + [(self.inner - first) / (columns - 1)] * (columns - 1)
+
+    def _row_height(self, cells, widths, font: str, size: float) -> tuple[float, list[list[str]]]:
+        lines = [wrap(cell, width - 2 * TABLE_PAD, font, size) for cell, width in zip(cells, widths, strict=True)]
+        return max(len(ls) for ls in lines) * self.line_height(size) + 2 * TABLE_PAD, lines
+
+    def table_height(self, block: Table, size: float | None = None) -> float:
+        size = (size or self.size) - 1.5
+        widths = self._widths(block)
+        rows = [list(block.header), *(list(r) for r in block.rows)]
+        return sum(self._row_height(row, widths, "bold" if k == 0 else "regular", size)[0]
+                   for k, row in enumerate(rows))
+
     def table(self, block: Table, size: float | None = None) -> None:
         size = (size or self.size) - 1.5
         columns = len(block.header)
-        if block.compact:
-            widths = [self.inner / columns] * columns
-        elif columns == 2:
-            widths = [self.inner * 0.28, self.inner * 0.72]
-        else:
-            first = self.inner * 0.22
-            widths = [first] + [(self.inner - first) / (columns - 1)] * (columns - 1)
-        pad = 1.2
+        widths = self._widths(block)
+        pad = TABLE_PAD
 
         def row_height(cells, font) -> tuple[float, list[list[str]]]:
-            lines = [wrap(cell, width - 2 * pad, font, size) for cell, width in zip(cells, widths, strict=True)]
-            return max(len(ls) for ls in lines) * self.line_height(size) + 2 * pad, lines
+            return self._row_height(cells, widths, font, size)
 
         def draw_row(cells, fills, fonts, inks) -> None:
             height, lines = row_height(cells, fonts[0])
@@ -103,6 +117,9 @@ class Flow:
 
         header_fills = [ACCENT] * columns
         header = (list(block.header), header_fills, ["bold"] * columns, ["#ffffff"] * columns)
+        total = self.table_height(block, size + 1.5)
+        if total <= self.height - 2 * self.margin:
+            self.room(total)  # keep a table that fits on a page together
         draw_row(*header)
         for index, row in enumerate(block.rows):
             classes = block.classes[index] if block.classes else ("",) * columns
@@ -125,7 +142,9 @@ class Flow:
         self.text(block.caption, self.size - 1, color=MUTED)
 
     def section(self, section: Section, heading_size: float = 13.0) -> None:
-        self.heading(section.title, heading_size)
+        first = section.blocks[0] if section.blocks else None
+        keep = self.table_height(first) if isinstance(first, Table) else 14.0
+        self.heading(section.title, heading_size, min(keep, self.height - 2 * self.margin - 20))
         for block in section.blocks:
             if isinstance(block, Para):
                 self.text(block.text)
@@ -146,8 +165,6 @@ def build_manual_component(ctx: KitContext, manual: Manual) -> Component:
     flow.text(manual.title, 18, "bold", gap=1)
     flow.text(manual.subtitle, 8, color=MUTED, gap=3)
     for section in manual.sections:
-        if section.id == "d10":
-            flow.new_page()
         flow.section(section)
     component = Component("manual", manual.title, pages=flow.pages)
     component.pieces = [(f"manual-p{k}", page) for k, page in enumerate(flow.pages, start=1)]
