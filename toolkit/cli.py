@@ -297,6 +297,20 @@ def cmd_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _output_command(commands, name: str, help_text: str, subfolder: str, run, data_note: str = ""):
+    """The commands that write files share DATA_DIR, --game, --paper and --out."""
+    command = commands.add_parser(name, help=help_text)
+    command.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                         help=f"project folder (default: the bundled databases){data_note}")
+    command.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
+    command.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    where = f"output/{subfolder}" if subfolder else "output"
+    command.add_argument("--out", type=Path, metavar="DIR",
+                         help=f"output folder (default: DATA_DIR/{where}, or ./{where} for the bundled data)")
+    command.set_defaults(run=run)
+    return command
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="duelkit", description="Print-and-play toolkit for duel games.")
     parser.add_argument("--version", action="version", version=f"duelkit {__version__}")
@@ -308,36 +322,15 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.set_defaults(run=cmd_validate)
 
-    build = commands.add_parser("build", help="render the printable kit (PDF, and SVG with --svg)")
-    build.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                       help="project folder (default: the bundled databases)")
-    build.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
-    build.add_argument("--paper", choices=("a4", "letter"), default="a4")
-    build.add_argument("--out", type=Path, metavar="DIR",
-                       help="output folder (default: DATA_DIR/output, or ./output for the bundled data)")
+    build = _output_command(commands, "build", "render the printable kit (PDF, and SVG with --svg)", "", cmd_build)
     build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
     build.add_argument("--balance", action="store_true", help="add the balance report to the kit")
-    build.set_defaults(run=cmd_build)
-
-    reference = commands.add_parser("reference", help="rule reference sheets: protocol manual (PDF + HTML)")
-    reference.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                           help="project folder (default: the bundled databases); its templates/ override ours")
-    reference.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
-    reference.add_argument("--paper", choices=("a4", "letter"), default="a4")
-    reference.add_argument("--out", type=Path, metavar="DIR",
-                           help="output folder (default: DATA_DIR/output/reference or ./output/reference)")
-    reference.set_defaults(run=cmd_reference)
-
-    balance = commands.add_parser("balance", help="every unit against every unit: ratings, heatmap, CSV")
-    balance.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                         help="project folder (default: the bundled databases)")
-    balance.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
-    balance.add_argument("--paper", choices=("a4", "letter"), default="a4")
-    balance.add_argument("--out", type=Path, metavar="DIR",
-                         help="output folder (default: DATA_DIR/output/balance or ./output/balance)")
+    _output_command(commands, "reference", "rule reference sheets: protocol manual (PDF + HTML)", "reference",
+                    cmd_reference, "; its templates/ override ours")
+    balance = _output_command(commands, "balance", "every unit against every unit: ratings, heatmap, CSV",
+                              "balance", cmd_balance)
     balance.add_argument("--skip-invalid", action="store_true",
                          help="leave out units with problems instead of refusing (e.g. an imported dataset)")
-    balance.set_defaults(run=cmd_balance)
 
     odds = commands.add_parser("odds", help="exact battle outcome probabilities")
     odds.add_argument("unit_a", metavar="UNIT_A", help="attacker id")
