@@ -113,3 +113,13 @@ def test_import_then_validate_reports_the_real_problems(capsys, tmp_path: Path) 
     problems = json.loads(stdout)
     assert code == 1 and [(p["code"], p["file"].endswith("sparky-r.yaml")) for p in problems] == [("S004", True)]
     assert "mp" in problems[0]["message"]
+
+
+@pytest.mark.parametrize("command", ["build", "balance", "reference"])
+def test_unwritable_output_is_a_clear_error(capsys, tmp_path: Path, command: str) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    assert main([command, "--game", "chimera", "--out", str(blocker / "kit")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "internal error" not in err
+    assert blocker.read_text() == "not a folder"

@@ -259,7 +259,7 @@ def cmd_reference(args: argparse.Namespace) -> int:
 def cmd_board_check(args: argparse.Namespace) -> int:
     path: Path = args.board or DEFAULT_BOARD
     if not path.is_file():
-        raise UsageError(f"board file '{path}' does not exist")
+        raise UsageError(f"board file '{path}' does not exist or is not a file")
     board, problems = load_board(path)
     for problem in sorted_problems(problems):
         hint = f" (hint: {problem.hint})" if problem.hint else ""

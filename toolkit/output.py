@@ -50,9 +50,18 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
 
 def replace_folder(target: Path, files: dict[str, bytes]) -> None:
     """Write `files` into a fresh folder beside `target`, then swap it in for `target`."""
+    safe_name(target.name)
+    try:
+        _replace_folder(target, files)
+    except OSError as exc:
+        raise DuelkitError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _replace_folder(target: Path, files: dict[str, bytes]) -> None:
     parent = target.parent
     parent.mkdir(parents=True, exist_ok=True)
-    safe_name(target.name)
+    if target.exists() and not target.is_dir():
+        raise DuelkitError(f"'{target}' exists and is not a folder; choose another --out")
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
     retired: Path | None = None
     try:
