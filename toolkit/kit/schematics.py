@@ -79,7 +79,7 @@ def _value_text(segment, stage_disk_segment) -> str:
         return str(stage_disk_segment.damage)
     if segment.color is Color.PURPLE:
         stars = stage_disk_segment.stars or 0
-        return STAR * stars if stars <= 4 else f"{stars}{STAR}"
+        return STAR * stars if stars <= 3 else f"{stars}{STAR}"
     return ""
 
 
@@ -94,7 +94,7 @@ def _wheel(cx: float, cy: float, radius: float, unit: Unit) -> list[Shape]:
         extent = 360.0 * segment.size / total
         swatch = SEGMENT[segment.color]
         items.append(Wedge(cx, cy, radius, start, extent, filled(swatch.fill, INK, 0.25)))
-        if extent >= 14:
+        if extent >= 24:
             middle = math.radians(start + extent / 2)
             lx = cx + radius * 0.66 * math.sin(middle)
             ly = cy - radius * 0.66 * math.cos(middle)
@@ -174,63 +174,81 @@ class _Row:
     height: float
 
 
-def _rows(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> list[_Row]:
-    """Lay out table rows, shrinking effect text until the table fits its area."""
+MIN_ROW_SCALE = 0.55  # below this a row's text would be unreadable
+
+
+def _rows(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> tuple[list[_Row], float, int]:
+    """Lay out table rows: shrink effect text first; if the rows still do not fit, shrink whole rows and drop
+    effect text; if even that fails, list as many rows as fit. Returns (rows, row scale, rows left out)."""
     staged = with_upgrade(unit.disk, stage)
     spans = ranges(unit.disk)
     available = TABLE_BOTTOM - (TABLE_TOP + 5.0)
-    for effect_size, min_size in ((6.5, 6.5), (6.0, 6.0), (5.5, 5.5), (5.0, 5.0), (4.5, 4.5)):
-        rows = []
-        total = 0.0
-        overflowed: list[int] = []
-        per_row = available / max(1, len(unit.disk))
+
+    def row(index: int, effect_lines: tuple[str, ...], size: float, scale: float) -> _Row:
+        low, high = spans[index]
+        height = (ROW_BASE + ROW_PAD) * scale + len(effect_lines) * size * PT * 1.18
+        return _Row(f"{low}–{high}" if high > low else str(low), index, unit.disk[index].move, effect_lines, size,
+                    _value_text(unit.disk[index], staged[index]), height)
+
+    for effect_size in (6.5, 6.0, 5.5, 5.0, 4.5):
+        rows, overflowed = [], []
         for index, segment in enumerate(unit.disk):
-            low, high = spans[index]
             effect_lines: tuple[str, ...] = ()
-            size = effect_size
             if segment.effect:
-                budget = per_row - ROW_BASE if effect_size == 4.5 else 100.0
-                fitted = fit_text(segment.effect, COL_MOVE[1], max(budget, 2.0), "regular", effect_size, min_size)
-                effect_lines, size = fitted.lines, fitted.size
-                if fitted.overflow:
-                    overflowed.append(index)
-            height = ROW_BASE + len(effect_lines) * size * PT * 1.18 + ROW_PAD
-            rows.append(_Row(f"{low}–{high}" if high > low else str(low), index, segment.move, effect_lines,
-                             size, _value_text(segment, staged[index]), height))
-            total += height
-        if total <= available + 1e-6:
-            break
+                fitted = fit_text(segment.effect, COL_MOVE[1], 100.0, "regular", effect_size, effect_size)
+                effect_lines = fitted.lines
+            rows.append(row(index, effect_lines, effect_size, 1.0))
+        if sum(r.height for r in rows) <= available + 1e-6:
+            return rows, 1.0, 0
+    # Too many segments or too much text: effect text goes, rows shrink.
+    for index, segment in enumerate(unit.disk):
+        if segment.effect:
+            overflowed.append(index)
+    scale = max(MIN_ROW_SCALE, min(1.0, available / ((ROW_BASE + ROW_PAD) * len(unit.disk))))
+    fitting = int((available + 1e-6) // ((ROW_BASE + ROW_PAD) * scale))
+    hidden = 0 if fitting >= len(unit.disk) else len(unit.disk) - (fitting - 1)
+    shown = len(unit.disk) - hidden
+    rows = [row(index, (), 0.0, scale) for index in range(shown)]
     for index in overflowed:
-        warnings.append(ctx.fit_warning(unit.id, f"disk.{index}.effect", unit.disk[index].effect or ""))
-    return rows
+        if index < shown:
+            warnings.append(ctx.fit_warning(unit.id, f"disk.{index}.effect", unit.disk[index].effect or ""))
+    if hidden:
+        warnings.append(ctx.fit_warning(unit.id, "disk", f"{len(unit.disk)} segments; {hidden} not listed"))
+    return rows, scale, hidden
 
 
 def _table(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> list[Shape]:
     items: list[Shape] = []
     y = TABLE_TOP + 5.0
     table_start = y
-    for row in _rows(ctx, unit, stage, warnings):
+    rows, scale, hidden = _rows(ctx, unit, stage, warnings)
+    for row in rows:
         segment = unit.disk[row.segment_index]
         swatch = SEGMENT[segment.color]
-        baseline = y + 3.8
-        items.append(Text(COL_RANGE[0], baseline, row.range_text, 7, "bold", INK))
-        items += [Rect(COL_SWATCH[0], y + 0.7, COL_SWATCH[1], 4.1, filled(swatch.fill, INK, 0.2), radius=0.6),
-                  Text(COL_SWATCH[0] + COL_SWATCH[1] / 2, baseline, swatch.letter, 7, "bold", swatch.ink,
+        baseline = y + 3.8 * scale
+        items.append(Text(COL_RANGE[0], baseline, row.range_text, 7 * scale, "bold", INK))
+        items += [Rect(COL_SWATCH[0], y + 0.7 * scale, COL_SWATCH[1], 4.1 * scale, filled(swatch.fill, INK, 0.2),
+                       radius=0.6 * scale),
+                  Text(COL_SWATCH[0] + COL_SWATCH[1] / 2, baseline, swatch.letter, 7 * scale, "bold", swatch.ink,
                        "middle")]
-        move = fit_line(row.move, COL_MOVE[1], "bold", 7.5, 5)
+        move = fit_line(row.move, COL_MOVE[1], "bold", 7.5 * scale, 5 * scale)
         if move.overflow:
             warnings.append(ctx.fit_warning(unit.id, f"disk.{row.segment_index}.move", row.move))
         items.append(Text(COL_MOVE[0], baseline, move.lines[0], move.size, "bold", INK))
-        items.append(Text(COL_SIZE[0] + COL_SIZE[1], baseline, str(segment.size), 6.5, "regular", MUTED, "end"))
-        value = fit_line(row.value, COL_VALUE[1], "bold", 8, 5)
+        items.append(Text(COL_SIZE[0] + COL_SIZE[1], baseline, str(segment.size), 6.5 * scale, "regular", MUTED,
+                          "end"))
+        value = fit_line(row.value, COL_VALUE[1], "bold", 8 * scale, 4.5 * scale)
         items.append(Text(COL_VALUE[0] + COL_VALUE[1], baseline, value.lines[0], value.size, "bold", INK, "end"))
         line_height = row.effect_size * PT * 1.18
         for number, line in enumerate(row.effect_lines):
             items.append(Text(COL_MOVE[0], y + ROW_BASE + line_height * (number + 0.8) - 0.4, line, row.effect_size,
                               "regular", INK))
         y += row.height
-        items.append(Line(SAFE, y - 0.3, WIDTH - SAFE, y - 0.3, Style(stroke=RULE, width=0.15)))
-    if y <= STRIP_TOP - 2 and y > table_start:
+        items.append(Line(SAFE, y - 0.3 * scale, WIDTH - SAFE, y - 0.3 * scale, Style(stroke=RULE, width=0.15)))
+    if hidden:
+        items.append(Text(COL_MOVE[0], y + 3.8 * scale, f"… and {hidden} more: see the spinner sheet", 7 * scale,
+                          "regular", MUTED))
+    elif y <= STRIP_TOP - 2 and y > table_start:
         items += _strip(unit)
     return items
 
@@ -244,13 +262,16 @@ def _strip(unit: Unit) -> list[Shape]:
     scale = INNER / 96
     x = SAFE
     spans = ranges(unit.disk)
+    last_label = SAFE
     for segment, (low, _) in zip(unit.disk, spans, strict=True):
         swatch = SEGMENT[segment.color]
         width = segment.size * scale
         items.append(Rect(x, STRIP_TOP, width, 4.2, filled(swatch.fill, INK, 0.2)))
         if width >= 3.2:
             items.append(Text(x + width / 2, STRIP_TOP + 3.1, swatch.letter, 6, "bold", swatch.ink, "middle"))
-        items.append(Text(x, STRIP_TOP + 6.9, str(low), 4.5, "regular", MUTED, "start" if low == 1 else "middle"))
+        if low == 1 or (x - last_label >= 4.0 and SAFE + INNER - x >= 4.0):
+            items.append(Text(x, STRIP_TOP + 6.9, str(low), 4.5, "regular", MUTED, "start" if low == 1 else "middle"))
+            last_label = x
         x += width
     items.append(Text(SAFE + INNER, STRIP_TOP + 6.9, "96", 4.5, "regular", MUTED, "end"))
     return items
