@@ -172,3 +172,30 @@ def test_validate_reports_text_that_would_not_fit(capsys, base_project: Path) ->
     assert main(["validate", str(base_project)]) == 0  # a warning, not an error
     out = capsys.readouterr().out
     assert "warning[R001]" in out and "alpha.yaml:10" in out
+
+
+def test_a_24_segment_disk_stays_on_its_card() -> None:
+    from toolkit.kit.component import KitContext
+    from toolkit.kit.schematics import HEIGHT, WIDTH, all_unit_facts, schematic_front
+    from toolkit.model import Unit
+    from toolkit.render.fonts import text_width
+    from toolkit.render.scene import Text
+
+    database = bundled("duel-protocol")
+    colors = ["white", "purple", "gold", "blue", "red"]
+    disk = [{"move": f"Move number {i}", "color": colors[i % 5], "size": 4,
+             **({"damage": 10 * i} if colors[i % 5] in ("white", "gold") else {}),
+             **({"stars": 1 + i % 3, "effect": "A long effect text " * 5} if colors[i % 5] == "purple" else {})}
+            for i in range(24)]
+    unit = Unit.model_validate({"id": "many", "name": "Many Segments", "class": "R", "mp": 2, "disk": disk})
+    database.units["many"] = database.units["v-k4"].__class__(unit, database.units["v-k4"].source,
+                                                             database.units["v-k4"].data, ())
+    context = KitContext(database, "a4")
+    warnings: list = []
+    items = schematic_front(context, unit, all_unit_facts(context)["many"], warnings)
+    texts = [i for i in items if isinstance(i, Text)]
+    for text in texts:
+        left = text.x - {"start": 0, "middle": 0.5, "end": 1}[text.anchor] * text_width(text.text, text.font, text.size)
+        assert 0 <= text.y <= HEIGHT and left >= -0.01 and left + text_width(text.text, text.font, text.size) <= WIDTH
+    assert any("more: see the spinner sheet" in t.text for t in texts)
+    assert any("'many' disk" in w.message for w in warnings)
