@@ -16,9 +16,11 @@ from pathlib import Path
 
 from toolkit import __version__
 from toolkit.database import find_datasets, load_board, load_database
-from toolkit.paths import DEFAULT_BOARD
+from toolkit.paths import DEFAULT_BOARD, bundled_root
 from toolkit.problems import DuelkitError, UsageError, sorted_problems
+from toolkit.project import project_themes
 from toolkit.report import format_json, format_text, summary
+from toolkit.sword.data import has_sword_data, load_sword
 from toolkit.theme import theme_ids
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -44,6 +46,13 @@ def cmd_validate(args: argparse.Namespace) -> int:
         problems += database.problems
         lines.append(f"{dataset.theme_id}: {len(database.units)} units, {len(database.modules)} modules, "
                      f"{len(database.squads)} squads: {summary(database.problems)}")
+    sword_root = args.data_dir or bundled_root()
+    if has_sword_data(sword_root):
+        sword = load_sword(sword_root)
+        problems += sword.problems
+        draft = f"draft '{sword.draft.id}' ({len(sword.draft.techniques)} cards)" if sword.draft else "no draft"
+        lines.append(f"sword-duel: {len(sword.techniques)} techniques, {draft}, {len(sword.builds)} builds: "
+                     f"{summary(sword.problems)}")
     problems = sorted_problems(problems)
     if args.format == "json":
         _out(format_json(problems))
@@ -52,7 +61,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             _out(format_text(problems) + "\n")
         for line in lines:
             _out(line)
-        if not datasets:
+        if not lines:
             _out(summary(problems))
     return EXIT_PROBLEMS if any(problem.is_error for problem in problems) else EXIT_OK
 
@@ -274,7 +283,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
     target = create_project(args.directory, args.theme)
     _out(f"created {args.theme} project in {target}")
-    _out(f"next: edit {target / 'unit_data'}, then run `duelkit validate {target}`")
+    folder = "techniques" if args.theme == "sword-duel" else "unit_data"
+    _out(f"next: edit {target / folder}, then run `duelkit validate {target}`")
     return EXIT_OK
 
 
@@ -354,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = commands.add_parser("new", help="create a one-theme starter project")
     new.add_argument("directory", type=Path, metavar="DIR")
-    new.add_argument("--theme", choices=theme_ids(), default="duel-protocol")
+    new.add_argument("--theme", choices=project_themes(), default="duel-protocol")
     new.set_defaults(run=cmd_new)
 
     importer = commands.add_parser("import", help="convert a one-row-per-segment CSV into unit YAML")

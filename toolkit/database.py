@@ -27,6 +27,7 @@ from toolkit.theme import Theme, load_theme, theme_ids
 from toolkit.yamlsource import LocatedDict, LocatedList, SourceFile, load_yaml_file
 
 PROJECT_FILE = "duelkit.yaml"
+SWORD_GAME_ID = "sword-duel"  # the card duel of spec 002: a game of its own, not a theme of the figure duel
 YAML_SUFFIXES = (".yaml", ".yml")
 SQUADS_DIR = "squads"
 
@@ -89,7 +90,7 @@ def find_datasets(data_dir: Path | None) -> tuple[list[DataSet], list[Problem]]:
     if project_file.is_file():
         return _project_dataset(root, project_file)
     themed = [tid for tid in theme_ids() if (root / "unit_data" / tid).is_dir()]
-    if not themed:
+    if not themed and not any((root / "techniques").glob("*.y*ml")):
         raise UsageError(
             f"'{root}' is not a duelkit data folder: it has no {PROJECT_FILE} and no unit_data/<theme>/ "
             f"folders (themes: {', '.join(theme_ids())}); `duelkit new DIR` makes one")
@@ -104,12 +105,15 @@ def _project_dataset(root: Path, project_file: Path) -> tuple[list[DataSet], lis
     problems = loaded.problems + problems
     if project is None:
         return [], problems
+    if project.theme == SWORD_GAME_ID:
+        return [], problems  # a sword-duel project: its data is techniques/, loaded by toolkit.sword
     if project.theme not in theme_ids():
-        close = difflib.get_close_matches(project.theme, theme_ids(), n=1)
+        known = [*theme_ids(), SWORD_GAME_ID]
+        close = difflib.get_close_matches(project.theme, known, n=1)
         problems.append(loaded.source.problem(
             "P002", locate(loaded.data, ("theme",)), f"unknown theme '{project.theme}'",
-            hint=f"did you mean '{close[0]}'?" if close else f"themes: {', '.join(theme_ids())}",
-            expected=" or ".join(theme_ids()), found=project.theme))
+            hint=f"did you mean '{close[0]}'?" if close else f"themes: {', '.join(known)}",
+            expected=" or ".join(known), found=project.theme))
         return [], problems
     return [DataSet(project.theme, root / "unit_data", root / "modules")], problems
 
@@ -126,7 +130,7 @@ def yaml_files(folder: Path, *, skip_dir: str | None = None) -> list[Path]:
     return sorted(files, key=lambda p: p.relative_to(folder).as_posix())
 
 
-def _documents(loaded_data: Any, source: SourceFile, plural: str, problems: list[Problem]) -> Iterator[
+def documents(loaded_data: Any, source: SourceFile, plural: str, problems: list[Problem]) -> Iterator[
         tuple[LocatedDict, tuple]]:
     """Yield each definition in a file: the file itself, or each item of its `plural:` list."""
     if isinstance(loaded_data, LocatedList):
@@ -171,7 +175,7 @@ class Rejected:
     where: tuple
 
 
-def _load_kind(files: list[Path], model: type[T], plural: str, problems: list[Problem],
+def load_kind(files: list[Path], model: type[T], plural: str, problems: list[Problem],
                rejected: list[Rejected] | None = None) -> list[Located[T]]:
     entries: list[Located[T]] = []
     for path in files:
@@ -179,7 +183,7 @@ def _load_kind(files: list[Path], model: type[T], plural: str, problems: list[Pr
         problems.extend(loaded.problems)
         if loaded.data is None:
             continue
-        for data, where in _documents(loaded.data, loaded.source, plural, problems):
+        for data, where in documents(loaded.data, loaded.source, plural, problems):
             value, found = validate_model(model, data, loaded.source, where)
             problems.extend(found)
             if value is not None:
@@ -189,7 +193,7 @@ def _load_kind(files: list[Path], model: type[T], plural: str, problems: list[Pr
     return entries
 
 
-def _index(entries: list[Located[T]], kind: str, problems: list[Problem]) -> dict[str, Located[T]]:
+def index_by_id(entries: list[Located[T]], kind: str, problems: list[Problem]) -> dict[str, Located[T]]:
     """By id; a repeated id is reported at the later definition and names the first."""
     result: dict[str, Located[T]] = {}
     for entry in entries:
@@ -228,13 +232,13 @@ def load_database(dataset: DataSet) -> Database:
     if board is None:
         raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
     rejected: list[Rejected] = []
-    units = _load_kind(yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR), Unit, "units", problems, rejected)
-    squads = _load_kind(yaml_files(dataset.unit_dir / SQUADS_DIR), Squad, "squads", problems)
-    modules = _load_kind(yaml_files(dataset.module_dir), Module, "modules", problems)
+    units = load_kind(yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR), Unit, "units", problems, rejected)
+    squads = load_kind(yaml_files(dataset.unit_dir / SQUADS_DIR), Squad, "squads", problems)
+    modules = load_kind(yaml_files(dataset.module_dir), Module, "modules", problems)
     database = Database(theme, board, problems=problems)
-    database.units = _index(units, "unit", problems)
-    database.modules = _index(modules, "module", problems)
-    database.squads = _index(squads, "squad", problems)
+    database.units = index_by_id(units, "unit", problems)
+    database.modules = index_by_id(modules, "module", problems)
+    database.squads = index_by_id(squads, "squad", problems)
     _check_units(database)
     _check_rejected_disks(database, rejected)
     _check_squads(database)

@@ -57,6 +57,16 @@ CODES: dict[str, str] = {
     "B001": "board check failed",
     # rendering
     "R001": "text does not fit its box",
+    # sword-duel data
+    "T001": "draft does not have exactly 10 technique cards",
+    "T002": "draft names an unknown technique",
+    "T003": "draft repeats a technique",
+    "T004": "character build breaks the attribute rules",
+    # sword-duel design linter (warnings)
+    "L001": "rule that changes nothing or contradicts the core rules",
+    "L002": "cost or condition that can never be met",
+    "L004": "technique that cannot evade but has an evade cost",
+    "L005": "the spec's draft size and the technique count differ",
 }
 
 

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from toolkit.database import PROJECT_FILE
+from toolkit.database import PROJECT_FILE, SWORD_GAME_ID
 from toolkit.paths import bundled_root
 from toolkit.problems import UsageError
 from toolkit.theme import theme_ids
@@ -14,11 +14,16 @@ from toolkit.theme import theme_ids
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
 
 
+def project_themes() -> list[str]:
+    """What `duelkit new` can start: each theme of the figure duel, and the sword duel."""
+    return [*theme_ids(), SWORD_GAME_ID]
+
+
 def create_project(target: Path, theme_id: str) -> Path:
     """Copy the theme's bundled database into a new folder. Built beside the target, then renamed,
     so a failure never leaves a half-made project."""
-    if theme_id not in theme_ids():
-        raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(theme_ids())}")
+    if theme_id not in project_themes():
+        raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(project_themes())}")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise UsageError(f"'{target}' already exists and is not empty; choose a new folder")
     parent = target.resolve().parent
@@ -29,10 +34,13 @@ def create_project(target: Path, theme_id: str) -> Path:
     try:
         for folder in PROJECT_FOLDERS:
             (staging / folder).mkdir()
-        _copy_tree(bundle / "unit_data" / theme_id, staging / "unit_data")
-        _copy_tree(bundle / "modules" / theme_id, staging / "modules")
+        if theme_id == SWORD_GAME_ID:
+            _copy_tree(bundle / "techniques", staging / "techniques")
+        else:
+            _copy_tree(bundle / "unit_data" / theme_id, staging / "unit_data")
+            _copy_tree(bundle / "modules" / theme_id, staging / "modules")
         (staging / PROJECT_FILE).write_text(
-            f"# duelkit project: every unit under unit_data/ belongs to this theme.\n"
+            "# duelkit project: every unit under unit_data/ (or technique under techniques/) belongs to this.\n"
             f"theme: {theme_id}\nname: My {theme_id} prototype\n", encoding="utf-8")
         (staging / ".gitignore").write_text("output/\n", encoding="utf-8")
         if target.exists():

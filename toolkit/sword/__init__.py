@@ -1,0 +1,1 @@
+"""sword-duel (spec 002): the technique data format, its loading, validation and design linter."""

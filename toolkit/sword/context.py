@@ -1,0 +1,37 @@
+"""What sword-duel generators and commands work from: the validated techniques, draft and builds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from toolkit.database import SWORD_GAME_ID as GAME_ID
+from toolkit.problems import Problem
+from toolkit.sword.model import Build, Draft, Technique
+
+__all__ = ["GAME_ID", "GAME_NAME", "SwordContext", "SwordDatabase"]
+
+GAME_NAME = "Untitled Dueling Game"
+
+
+@dataclass
+class SwordDatabase:
+    techniques: dict[str, Technique] = field(default_factory=dict)  # every technique file, by id (sorted)
+    draft: Draft | None = None  # the kit's draft deck
+    builds: dict[str, Build] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(problem.is_error for problem in self.problems)
+
+    def draft_techniques(self) -> list[Technique]:
+        """The draft's techniques in the draft's order (all techniques when there is no draft)."""
+        if self.draft is None:
+            return list(self.techniques.values())
+        return [self.techniques[tid] for tid in self.draft.techniques if tid in self.techniques]
+
+
+@dataclass(frozen=True)
+class SwordContext:
+    db: SwordDatabase
+    paper: str  # "a4" or "letter"
