@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolkit import __version__
-from toolkit.database import find_datasets, load_board, load_database
+from toolkit.database import SWORD_GAME_ID, find_datasets, load_board, load_database
 from toolkit.paths import DEFAULT_BOARD, bundled_root
 from toolkit.problems import DuelkitError, UsageError, sorted_problems
 from toolkit.project import project_themes
@@ -66,16 +66,23 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_PROBLEMS if any(problem.is_error for problem in problems) else EXIT_OK
 
 
-def _load_valid(args: argparse.Namespace) -> list | None:
-    """The databases to build from, or None (after printing every problem) when any has errors."""
-    datasets, problems = find_datasets(args.data_dir)
+def _wanted_games(args: argparse.Namespace, sword_ok: bool) -> set[str]:
     wanted = set(args.game or [])
-    unknown = wanted - set(theme_ids())
+    known = [*theme_ids(), SWORD_GAME_ID] if sword_ok else theme_ids()
+    unknown = wanted - set(known)
     if unknown:
-        raise UsageError(f"unknown game {', '.join(sorted(unknown))}; known: {', '.join(theme_ids())}")
+        raise UsageError(f"unknown game {', '.join(sorted(unknown))}; known here: {', '.join(known)}")
+    return wanted
+
+
+def _load_valid(args: argparse.Namespace, sword_ok: bool = False) -> list | None:
+    """The figure-duel databases to work from, or None (after printing every problem) when any has errors.
+    With `sword_ok`, `--game sword-duel` is accepted (the caller handles that game itself)."""
+    datasets, problems = find_datasets(args.data_dir)
+    wanted = _wanted_games(args, sword_ok)
     if wanted:
         datasets = [ds for ds in datasets if ds.theme_id in wanted]
-        if not datasets:
+        if not datasets and not wanted <= {SWORD_GAME_ID}:
             raise UsageError(f"{args.data_dir or 'the bundled data'} has no database for {', '.join(sorted(wanted))}")
     databases = [load_database(dataset) for dataset in datasets]
     problems = sorted_problems(problems + [p for db in databases for p in db.problems])
@@ -93,10 +100,17 @@ def cmd_build(args: argparse.Namespace) -> int:
     from toolkit.kit.build import GENERATORS, batch_allocation, build_components
     from toolkit.output import kit_files, replace_folder
 
-    databases = _load_valid(args)
+    databases = _load_valid(args, sword_ok=True)
     if databases is None:
         return EXIT_PROBLEMS
     out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output"))
+    wanted = _wanted_games(args, sword_ok=True)
+    sword_root = args.data_dir or bundled_root()
+    if (not wanted or SWORD_GAME_ID in wanted) and has_sword_data(sword_root):
+        if _build_sword(sword_root, out_root, args) != EXIT_OK:
+            return EXIT_PROBLEMS
+    elif SWORD_GAME_ID in wanted:
+        raise UsageError(f"{sword_root} has no techniques/ for {SWORD_GAME_ID}")
     warnings = []
     with batch_allocation(), _progress(len(databases) * (2 * len(GENERATORS) + 1)) as advance:
         for database in databases:
@@ -124,6 +138,33 @@ def cmd_build(args: argparse.Namespace) -> int:
     if warnings:
         _err(format_text(sorted_problems(warnings)))
         _err(summary(warnings))
+    return EXIT_OK
+
+
+def _build_sword(root: Path, out_root: Path, args: argparse.Namespace) -> int:
+    """The sword-duel kit: its own data (techniques/), its own components."""
+    import time
+
+    from toolkit.kit.sword_kit import build_sword_components
+    from toolkit.output import kit_files, replace_folder
+    from toolkit.sword.context import GAME_NAME, SwordContext
+
+    started = time.perf_counter()
+    sword = load_sword(root)
+    if sword.has_errors:
+        _err(format_text(sorted_problems(sword.problems)) + "\n")
+        _err(f"duelkit: not building {SWORD_GAME_ID}: its data has problems ({summary(sword.problems)})")
+        return EXIT_PROBLEMS
+    components = build_sword_components(SwordContext(sword, args.paper))
+    files = kit_files(components, GAME_NAME, args.svg)
+    target = out_root / SWORD_GAME_ID
+    replace_folder(target, files)
+    pages = sum(len(c.pages) for c in components)
+    _out(f"{SWORD_GAME_ID}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
+         f"{time.perf_counter() - started:.1f} s)")
+    warnings = [w for c in components for w in c.warnings]
+    if warnings:
+        _err(format_text(sorted_problems(warnings)))
     return EXIT_OK
 
 

@@ -20,7 +20,15 @@ from toolkit.rules.sword.effects import (
     protected,
 )
 from toolkit.rules.sword.positions import Move, Range
-from toolkit.rules.sword.state import Action, Choice, PlayerState, Resource
+from toolkit.rules.sword.state import (
+    ADVANCE_ATTACK_BONUS,
+    CLOSE_ATTACK_BONUS,
+    RETREAT_DEFENSE_BONUS,
+    Action,
+    Choice,
+    PlayerState,
+    Resource,
+)
 from toolkit.sword.model import Technique
 
 
@@ -134,11 +142,11 @@ def _attack(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
     strength = turn.players[side.index].attributes.strength
     total, parts = strength, [f"Strength {strength}"]
     if side.choice.move is Move.ADVANCE:
-        total += 1
-        parts.append("Advance +1")
+        total += ADVANCE_ATTACK_BONUS
+        parts.append(f"Advance +{ADVANCE_ATTACK_BONUS}")
     if turn.distance is Range.CLOSE:
-        total += 1
-        parts.append("Close Combat +1")
+        total += CLOSE_ATTACK_BONUS
+        parts.append(f"Close Combat +{CLOSE_ATTACK_BONUS}")
     bonus, spends = _technique_bonus(turn, side, "attack_bonus")
     if bonus or spends:
         total += bonus
@@ -162,8 +170,8 @@ def _defense(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
         return 0, [f"cannot defend with {side.technique.name}"], []
     total, parts = player.attributes.defense, [f"Defense {player.attributes.defense}"]
     if side.choice.move is Move.RETREAT:
-        total += 1
-        parts.append("Retreat +1")
+        total += RETREAT_DEFENSE_BONUS
+        parts.append(f"Retreat +{RETREAT_DEFENSE_BONUS}")
     spends: list[Resource] = []
     if side.defending:
         bonus, spends = _technique_bonus(turn, side, "defense_bonus")

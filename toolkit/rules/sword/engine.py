@@ -69,6 +69,8 @@ from toolkit.rules.sword.state import (
     ATTRIBUTE_MIN,
     BUILD_TOTAL,
     HONOR_TURN,
+    MOVE_RESOURCES,
+    START_RESOURCES,
     TURN_LIMIT,
     Action,
     Attributes,
@@ -119,7 +121,7 @@ def legal_builds() -> list[Attributes]:
 def _player(role: Role, build: HasAttributes, techniques: Sequence[Technique]) -> PlayerState:
     if len(techniques) != 2:
         raise IllegalChoice(f"the {role.value} needs exactly 2 techniques, got {len(techniques)}")
-    momentum, balance = (1, 0) if role is Role.CHALLENGER else (0, 1)
+    momentum, balance = START_RESOURCES[role]
     return PlayerState(role, validate_build(build), (techniques[0], techniques[1]), momentum, balance)
 
 
@@ -286,14 +288,12 @@ def _update_resources(turn: Turn) -> None:
         i = side.index
         before = turn.players[i]
         turn.players[i] = clamp(before, side.technique)
-        if side.choice.move is Move.ADVANCE:
-            turn.change(i, "momentum", 1)
-            turn.change(i, "balance", -1)
-        elif side.choice.move is Move.RETREAT:
-            losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(i))]
-            turn.change(i, "momentum", -(losses[0] if losses else 1))
-        else:
-            turn.change(i, "balance", 1)
+        move = side.choice.move
+        for resource, delta in MOVE_RESOURCES[move].items():
+            if move is Move.RETREAT and resource == "momentum":
+                losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(i))]
+                delta = -losses[0] if losses else delta
+            turn.change(i, resource, delta)
         after = turn.players[i]
         turn.log.append(f"{after.name}: Momentum {before.momentum} -> {after.momentum}, "
                         f"Balance {before.balance} -> {after.balance}.")

@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from toolkit.rules.sword.positions import Move
+from toolkit.rules.sword.state import DEFAULT_CAP, MOVE_RESOURCES
 from toolkit.sword.model import Condition, EvadeCost, Technique
 
-RESOURCE_CAP = 3  # spec 002: Momentum and Balance are capped at 3
-BASE_RETREAT_MOMENTUM_LOSS = 1  # spec 002: Retreat: -1 Momentum
+RESOURCE_CAP = DEFAULT_CAP
+BASE_RETREAT_MOMENTUM_LOSS = -MOVE_RESOURCES[Move.RETREAT]["momentum"]
 DRAFT_SIZE = 10  # spec 002: "There are 10 Technique cards available"
 # The draft: remove 1; Challenger picks 1; Defender picks 1, discards 2; Challenger picks 1, discards 1;
 # Defender picks 1 and discards the rest. Cards taken before the last "rest":

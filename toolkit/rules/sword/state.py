@@ -22,11 +22,23 @@ ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 4
 HONOR_TURN = 4  # "If a player uses the Retreat card after Turn 3, they lose"
 TURN_LIMIT = 10  # see the engine docstring: twice the longest duel the spec describes
 CHALLENGER, DEFENDER = 0, 1
+# Spec 002 "Momentum & Balance Updates" and "Apply Bonuses": printed sheets read these too.
+MOVE_RESOURCES: dict[Move, dict[str, int]] = {
+    Move.ADVANCE: {"momentum": +1, "balance": -1},
+    Move.RETREAT: {"momentum": -1},
+    Move.STAY: {"balance": +1},
+}
+ADVANCE_ATTACK_BONUS = 1
+CLOSE_ATTACK_BONUS = 1
+RETREAT_DEFENSE_BONUS = 1
 
 
 class Role(str, Enum):
     CHALLENGER = "challenger"
     DEFENDER = "defender"
+
+
+START_RESOURCES: dict[Role, tuple[int, int]] = {Role.CHALLENGER: (1, 0), Role.DEFENDER: (0, 1)}  # Momentum, Balance
 
 
 class Action(str, Enum):
