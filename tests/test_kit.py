@@ -199,3 +199,23 @@ def test_a_24_segment_disk_stays_on_its_card() -> None:
         assert 0 <= text.y <= HEIGHT and left >= -0.01 and left + text_width(text.text, text.font, text.size) <= WIDTH
     assert any("more: see the spinner sheet" in t.text for t in texts)
     assert any("'many' disk" in w.message for w in warnings)
+
+
+def test_sword_duel_kit_pdf(tmp_path: Path) -> None:
+    assert main(["build", "--game", "sword-duel", "--out", str(tmp_path / "one")]) == 0
+    assert main(["build", "--game", "sword-duel", "--out", str(tmp_path / "two")]) == 0
+    one, two = tmp_path / "one" / "sword-duel", tmp_path / "two" / "sword-duel"
+    assert [p.name for p in sorted(one.iterdir())] == [p.name for p in sorted(two.iterdir())]
+    for path in sorted(one.iterdir()):
+        assert path.read_bytes() == (two / path.name).read_bytes(), path.name
+    pdf = pikepdf.open(one / "kit.pdf")
+    for page in pdf.pages:
+        assert [round(float(v) / MM, 1) for v in page.mediabox][2:] == [210.0, 297.0]
+        for _, font in (page.resources.get("/Font") or {}).items():
+            descendant = font.get("/DescendantFonts")
+            assert "/FontFile2" in (descendant[0] if descendant else font).get("/FontDescriptor")
+    with pdfplumber.open(one / "kit.pdf") as doc:
+        text = " ".join(page.extract_text() or "" for page in doc.pages)
+    for word in ("Tsubame Gaeshi", "Challenger", "Defender", "Momentum", "Insight", "Close Combat"):
+        assert word in text
+    assert "Ai-Uchi" not in text.split("Not in this deck")[0]  # left out of the standard draft
