@@ -94,16 +94,21 @@ def test_random_bytes_never_raise(raw: bytes) -> None:
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=12),
                      st.sampled_from(["yes", "no", "on", "2024-01-01", "white", "red", "~", "96"]))
 _keys = st.sampled_from(["id", "name", "class", "mp", "disk", "types", "subroutine", "upgrades_to", "move",
-                         "color", "size", "damage", "stars", "effect", "inflicts", "units", "colour"])
+                         "color", "size", "damage", "stars", "effect", "inflicts", "units", "colour",
+                         "techniques", "evade", "effects", "kind", "resource", "amount", "when", "builds", "speed"])
 _values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_size=5),
                                                          st.dictionaries(_keys, inner, max_size=6)),
                        max_leaves=25)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(_values)
-def test_random_structures_validate_without_traceback(base_project: Path, value: object) -> None:
-    (base_project / "unit_data" / "random.yaml").write_text(yaml.safe_dump(value), encoding="utf-8")
+@given(_values, st.sampled_from(["unit_data/random.yaml", "modules/random.yaml", "unit_data/squads/random.yaml",
+                                 "techniques/random.yaml", "techniques/kits/random.yaml",
+                                 "techniques/kits/builds.yaml"]))
+def test_random_structures_validate_without_traceback(base_project: Path, value: object, place: str) -> None:
+    target = base_project / place
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(yaml.safe_dump(value), encoding="utf-8")
     assert main(["validate", str(base_project), "--format", "json"]) in (0, 1)
 
 
