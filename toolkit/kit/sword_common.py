@@ -29,7 +29,7 @@ from toolkit.render.scene import (
     Text,
     filled,
 )
-from toolkit.render.textfit import ELLIPSIS, LEADING, Fitted, fit_line, fit_text
+from toolkit.render.textfit import ELLIPSIS, LEADING, Fitted, fit_line, fit_text, wrap
 from toolkit.rules.sword import state as sword_state
 from toolkit.rules.sword.positions import Move, Range
 from toolkit.rules.sword.state import (
@@ -287,30 +287,6 @@ def split_label(rule: str) -> tuple[str, str]:
     return "", rule
 
 
-def _wrap_after(words: list[str], first: float, width: float, font: FontName, size: float) -> list[str]:
-    """Greedy wrap whose first line has only `first` mm (it follows a label); long words break by letters."""
-    lines: list[str] = []
-    current = ""
-    room = first
-    for word in words:
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, font, size) <= room:
-            current = candidate
-            continue
-        if current or (room < width and not lines):
-            lines.append(current)
-            room = width
-        while text_width(word, font, size) > room and len(word) > 1:
-            cut = len(word) - 1
-            while cut > 1 and text_width(word[:cut], font, size) > room:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        current = word
-    lines.append(current)
-    return lines
-
-
 @dataclass(frozen=True)
 class Labelled:
     """A rule line laid out as a bold label run-in with its wrapped body."""
@@ -328,7 +304,7 @@ def wrap_labelled(label: str, body: str, width: float, size: float, font: FontNa
                   label_font: FontName = "bold") -> Labelled:
     label, body = printable(label, label_font), printable(body, font)
     label_w = text_width(label + " ", label_font, size) if label else 0.0
-    return Labelled(label, tuple(_wrap_after(body.split(), width - label_w, width, font, size)), size, label_w)
+    return Labelled(label, tuple(wrap(body, width, font, size, first_width=width - label_w)), size, label_w)
 
 
 def fit_labelled(rules: Sequence[tuple[str, str]], width: float, height: float, gap: float, size: float,

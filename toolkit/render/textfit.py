@@ -21,26 +21,32 @@ class Fitted:
         return self.size * PT_TO_MM * LEADING
 
 
-def wrap(text: str, width: float, font: FontName, size: float) -> list[str]:
-    """Greedy word wrap; explicit newlines are kept; a word wider than the box is broken by characters."""
+def wrap(text: str, width: float, font: FontName, size: float, first_width: float | None = None) -> list[str]:
+    """Greedy word wrap; explicit newlines are kept; a word wider than the box is broken by characters.
+    `first_width` shortens the first line (text run in after a label); a first word that does not fit
+    there starts on the second line, leaving the first empty."""
     lines: list[str] = []
+    room = width if first_width is None else first_width
     for paragraph in text.split("\n"):
         current = ""
         for word in paragraph.split():
             candidate = f"{current} {word}" if current else word
-            if text_width(candidate, font, size) <= width:
+            if text_width(candidate, font, size) <= room:
                 current = candidate
                 continue
-            if current:
+            if current or (room < width and not lines):
                 lines.append(current)
-            while text_width(word, font, size) > width and len(word) > 1:
+                room = width
+            while text_width(word, font, size) > room and len(word) > 1:
                 cut = len(word) - 1
-                while cut > 1 and text_width(word[:cut], font, size) > width:
+                while cut > 1 and text_width(word[:cut], font, size) > room:
                     cut -= 1
                 lines.append(word[:cut])
+                room = width
                 word = word[cut:]
             current = word
         lines.append(current)
+        room = width
     return lines
 
 
