@@ -236,15 +236,20 @@ def player_mat(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
     return page
 
 
-def build_player_mats(ctx: SwordContext) -> Component:
-    component = Component("sword-mats", f"{GAME_TITLE}: player mats")
+def _one_page_per_side(ctx: SwordContext, name: str, title: str, piece: str, draw) -> Component:
+    """A component with one page for each player, drawn by `draw(ctx, side, cuts)`."""
+    component = Component(name, f"{GAME_TITLE}: {title}")
     cuts = Cuts()
     for side in SIDES:
-        page = player_mat(ctx, side, cuts)
+        page = draw(ctx, side, cuts)
         component.pages.append(page)
-        component.pieces.append((f"mat-{side.key.lower()}", page))
+        component.pieces.append((f"{piece}-{side.key.lower()}", page))
     component.warnings = cuts.problems
     return component
+
+
+def build_player_mats(ctx: SwordContext) -> Component:
+    return _one_page_per_side(ctx, "sword-mats", "player mats", "mat", player_mat)
 
 
 # --- secret attribute sheets ---------------------------------------------------------------------------
@@ -374,11 +379,4 @@ def attribute_sheet(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
 
 
 def build_attribute_sheets(ctx: SwordContext) -> Component:
-    component = Component("sword-attributes", f"{GAME_TITLE}: secret attribute sheets")
-    cuts = Cuts()
-    for side in SIDES:
-        page = attribute_sheet(ctx, side, cuts)
-        component.pages.append(page)
-        component.pieces.append((f"attributes-{side.key.lower()}", page))
-    component.warnings = cuts.problems
-    return component
+    return _one_page_per_side(ctx, "sword-attributes", "secret attribute sheets", "attributes", attribute_sheet)
