@@ -187,8 +187,8 @@ def surround_figure(db: Database) -> Figure:
                       Text(x, y + 1.2, "A", 8, "bold", TEAM["A"].ink, "middle")]
         else:
             items.append(Circle(x, y, radius, filled("#ffffff", INK, 0.4)))
-    caption = (f"{db.theme.terms.goal} {target} has {len(neighbours)} neighbours on this board; A occupies all "
-               f"of them, so the B unit there is {db.theme.terms.deactivated} without a battle.")
+    caption = (f"B's {db.theme.terms.goal} has {len(neighbours)} neighbouring points; A occupies all of them, so "
+               f"the B unit there is {db.theme.terms.deactivated} without a battle.")
     return Figure(Page(width, height, items), caption)
 
 
@@ -286,8 +286,7 @@ def build_manual(db: Database) -> Manual:
             for sid, rule in VARIANTS[theme.status_variant].items())),)),
     )
     return Manual(theme.id, f"{t.game}: protocol manual",
-                  f"Rules reference computed from the duelkit rules model · {t.units} and {t.modules} of this "
-                  "database", tuple(sections), quick)
+                  f"Rules reference · with the {t.modules} of this set", tuple(sections), quick)
 
 
 def segment_swatches() -> dict[str, tuple[str, str]]:

@@ -141,9 +141,18 @@ class Flow:
         self.y += block.page.height + 1
         self.text(block.caption, self.size - 1, color=MUTED)
 
+    def para_height(self, block: Para, size: float | None = None) -> float:
+        size = size or self.size
+        return len(wrap(block.text, self.inner, "regular", size)) * self.line_height(size) + 1.8
+
     def section(self, section: Section, heading_size: float = 13.0) -> None:
-        first = section.blocks[0] if section.blocks else None
-        keep = self.table_height(first) if isinstance(first, Table) else 14.0
+        """A heading stays with what follows it: a whole table, or an introduction and its table."""
+        blocks = list(section.blocks)
+        keep = 14.0
+        if blocks and isinstance(blocks[0], Table):
+            keep = self.table_height(blocks[0])
+        elif len(blocks) > 1 and isinstance(blocks[0], Para) and isinstance(blocks[1], Table):
+            keep = self.para_height(blocks[0]) + self.table_height(blocks[1])
         self.heading(section.title, heading_size, min(keep, self.height - 2 * self.margin - 20))
         for block in section.blocks:
             if isinstance(block, Para):

@@ -79,7 +79,7 @@ def _value_text(segment, stage_disk_segment) -> str:
         return str(stage_disk_segment.damage)
     if segment.color is Color.PURPLE:
         stars = stage_disk_segment.stars or 0
-        return STAR * stars if stars <= 3 else f"{stars}{STAR}"
+        return STAR * stars if stars <= 4 else f"{stars}{STAR}"
     return ""
 
 
@@ -128,22 +128,22 @@ def _header(ctx: KitContext, unit: Unit, warnings: list[Problem]) -> list[Shape]
 
 def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Problem]) -> list[Shape]:
     """Subroutine and upgrade information, to the right of the wheel."""
-    terms = ctx.theme.terms
     left, top, width = 37.5, SAFE + 15.0, WIDTH - SAFE - 37.5
     bottom = TABLE_TOP - 3.0
     items: list[Shape] = []
     upgrade_lines = []
     if facts.stage:
-        upgrade_lines.append(f"{terms.upgrade} stage {facts.stage}: values include "
-                             f"+{UPGRADE_DAMAGE_BONUS * facts.stage} damage, +{UPGRADE_STAR_BONUS * facts.stage}{STAR}")
+        upgrade_lines.append(f"Stage {facts.stage}: +{UPGRADE_DAMAGE_BONUS * facts.stage} dmg, "
+                             f"+{UPGRADE_STAR_BONUS * facts.stage}{STAR} included")
     if facts.upgrades_from:
-        upgrade_lines.append("From: " + ", ".join(facts.upgrades_from))
+        upgrade_lines.append("From " + ", ".join(facts.upgrades_from))
     if facts.upgrades_to:
-        upgrade_lines.append(f"{terms.upgrade}: {facts.upgrades_to}")
+        upgrade_lines.append(f"Next: {facts.upgrades_to}")
     upgrade_text = "\n".join(upgrade_lines)
     upgrade_height = 0.0
     if upgrade_text:
-        fitted = fit_text(upgrade_text, width, 11, "regular", 6, 4.5)
+        room = 11.0 if unit.subroutine is not None else bottom - (top + 10.0)  # no subroutine: use its space
+        fitted = fit_text(upgrade_text, width, room, "regular", 6, 4.5)
         upgrade_height = len(fitted.lines) * fitted.line_height() + 1
         items += text_lines(fitted, left, bottom - upgrade_height + 1, "regular", MUTED)
         if fitted.overflow:

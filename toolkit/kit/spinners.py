@@ -98,10 +98,12 @@ def _wedge_label(move: str, color: Color, low: int, high: int, start: float, ext
     letter_size = 16 if chord(r_letter) > 8 else 11
     items.append(Text(0, baseline(r_letter, letter_size), swatch.letter, letter_size, "bold", swatch.ink, "middle"))
     span = f"{low:02d}-{high:02d}" if low != high else f"{low:02d}"
-    r_range = r_letter - 6.5
-    if text_width(span, "condensed", 7.5) <= chord(r_range):
-        # Towards the hub on the page: under the letter on the top half, over it (locally) on the bottom.
-        items.append(Text(0, baseline(r_range, 7.5), span, 7.5, "condensed", swatch.ink, "middle"))
+    # Towards the hub under the letter; a narrow wedge tries smaller type, then the wider band by the rim.
+    for r_range, size in ((r_letter - 6.5, 7.5), (r_letter - 6.5, 6.0), ((r_letter + r_name) / 2 + 1.5, 6.0),
+                          ((r_letter + r_name) / 2 + 1.5, 5.0)):
+        if text_width(span, "condensed", size) <= chord(r_range):
+            items.append(Text(0, baseline(r_range, size), span, size, "condensed", swatch.ink, "middle"))
+            break
     return Group(tuple(items), rotate=mid + (180 if flip else 0)), name.overflow
 
 

@@ -213,8 +213,7 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
         y += row_h
     page.add(Line(m, y, m + inner, y, Style(stroke=RULE_INK, width=0.3)))
     if others:
-        note = (f"Not in this deck: {', '.join(others)}. Spec 002 prints {len(ctx.db.techniques)} sample techniques "
-                f"and drafts {deck}; a kit names its deck in techniques/kits.")
+        note = f"Not in this deck: {', '.join(others)}."
         fitted = cuts.block(note, inner, 8.0, "regular", 7.5, 5.5, "draft sheet")
         page.add(*text_top(fitted, m, y + 2.5, "regular", MUTED_INK))
         y += 2.5 + len(fitted.lines) * fitted.line_height()
@@ -424,8 +423,8 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
     page.add(*section_title(m, ty, inner, "Resources", cuts))
     items, _ = _resources_table(ctx, m, ty + 8.0, inner, cuts)
     page.add(*items)
-    page.add(Text(width / 2, height - m + 3.0, f"{GAME_TITLE} · quick reference · range tables computed by the rules "
-                  "engine", 6.5, "regular", MUTED_INK, "middle"))
+    page.add(Text(width / 2, height - m + 3.0, f"{GAME_TITLE} · quick reference", 6.5, "regular", MUTED_INK,
+                  "middle"))
     return page, all_cells
 
 

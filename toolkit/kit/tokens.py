@@ -234,6 +234,11 @@ def sections(ctx: KitContext, warnings: list[Problem]) -> list[Section]:
         rows: list[tuple[str, tuple[Disc, ...]]] = [("", tuple(unit_token(ctx, u, side, warnings) for u in members))]
         if forms:
             rows.append((ctx.theme.terms.upgrade, tuple(unit_token(ctx, u, side, warnings) for u in forms)))
+        listed = {u.id for u in members} | {u.id for u in forms}
+        others = [u for u in ctx.units() if u.id not in listed]
+        if others:  # so a designer can swap squad members without drawing tokens by hand
+            rows.append((f"Other {ctx.theme.terms.units.lower()}",
+                         tuple(unit_token(ctx, u, side, warnings) for u in others)))
         result.append(Section(heading, tuple(rows)))
     markers: list[Disc] = []
     for status_id in ctx.theme.statuses:

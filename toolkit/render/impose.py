@@ -155,6 +155,7 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
 
 
 TILE_OVERLAP = 15.0
+FOOTER_FROM_EDGE = 4.3  # baseline of a tile's caption: inside the margin band, clear of the printer's edge
 _MARK = Style(stroke="#000000", width=0.2)
 
 
@@ -194,9 +195,9 @@ def tile(items: Sequence[Shape], content_w: float, content_h: float, paper: str,
                 page.add(*_overlap_marks(margin + TILE_OVERLAP / 2, margin, area_h, vertical=True))
             if row > 0:
                 page.add(*_overlap_marks(margin + TILE_OVERLAP / 2, margin, area_w, vertical=False))
-            page.add(Text(width / 2, height - margin / 2 + 1, f"{label}: tile row {row + 1} of {rows}, "
+            page.add(Text(width / 2, height - FOOTER_FROM_EDGE, f"{label}: tile row {row + 1} of {rows}, "
                           f"column {col + 1} of {cols}; overlap the marked {TILE_OVERLAP:g} mm strips so the "
-                          "circles meet", 6, anchor="middle"))
+                          "circles meet", 5, anchor="middle"))
             pages.append(page)
     return pages
 
