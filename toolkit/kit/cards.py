@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
 from toolkit.render.impose import BLEED
-from toolkit.render.scene import Circle, Line, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line
 
 POKER = (63.5, 88.9)  # module cards
@@ -40,6 +42,11 @@ def card_back(width: float, height: float, game: str, kind: str, accent: str = A
     label = fit_line(kind, radius * 1.5, "regular", 7, 5)
     items.append(Text(cx, cy + 4.5, label.lines[0], label.size, "regular", "#ffffff", "middle"))
     return items
+
+
+def card_piece(art: Sequence[Shape], width: float, height: float, label: str = "") -> Page:
+    """One unimposed card with its bleed, for SVG editing."""
+    return Page(width + 2 * BLEED, height + 2 * BLEED, [Group(tuple(art), dx=BLEED, dy=BLEED)], label=label)
 
 
 def heading(x: float, y: float, text: str, width: float, size: float = 10, min_size: float = 6,

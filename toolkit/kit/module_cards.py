@@ -7,12 +7,12 @@ a "use once" checkbox.
 
 from __future__ import annotations
 
-from toolkit.kit.cards import POKER, SAFE, card_back, card_face, heading
+from toolkit.kit.cards import POKER, SAFE, card_back, card_face, card_piece, heading
 from toolkit.kit.component import Component, KitContext
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.model import Module
-from toolkit.render.impose import BLEED, card_grid, impose_cards
-from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.render.impose import card_grid, impose_cards
+from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 from toolkit.theme import Terms
 
@@ -107,12 +107,6 @@ def module_front(module: Module, terms: Terms) -> tuple[list[Shape], list[tuple[
     return items, cut
 
 
-def _piece(art: list[Shape], label: str) -> Page:
-    page = Page(CARD_W + 2 * BLEED, CARD_H + 2 * BLEED, label=label)
-    page.add(Group(tuple(art), dx=BLEED, dy=BLEED))
-    return page
-
-
 def build_modules(ctx: KitContext) -> Component:
     terms = ctx.theme.terms
     component = Component("modules", f"{terms.game}: {terms.modules}")
@@ -122,10 +116,10 @@ def build_modules(ctx: KitContext) -> Component:
         art, cut = module_front(module, terms)
         fronts.append(art)
         component.warnings += [ctx.fit_warning(module.id, field, text) for field, text in cut]
-        component.pieces.append((f"module-{module.id}", _piece(art, module.name)))
+        component.pieces.append((f"module-{module.id}", card_piece(art, CARD_W, CARD_H, module.name)))
     back = card_back(CARD_W, CARD_H, terms.game, terms.module)
     if fronts:
         component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), terms.modules)
-    component.pieces.append(("module-back", _piece(back, f"{terms.module} back")))
+    component.pieces.append(("module-back", card_piece(back, CARD_W, CARD_H, f"{terms.module} back")))
     return component
 

@@ -9,17 +9,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, heading
+from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading
 from toolkit.kit.component import Component, KitContext
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE, SEGMENT
 from toolkit.model import Color, Unit
 from toolkit.problems import Problem
-from toolkit.render.impose import BLEED, card_grid, impose_cards
+from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import (
     Circle,
-    Group,
     Line,
-    Page,
     Rect,
     Reuse,
     Shape,
@@ -311,11 +309,6 @@ def text_on_top(items: list[Shape]) -> list[Shape]:
     return [i for i in items if not isinstance(i, Text)] + [i for i in items if isinstance(i, Text)]
 
 
-def card_piece(art: list[Shape], width: float, height: float) -> Page:
-    """A single card with its bleed, for SVG editing."""
-    return Page(width + 2 * BLEED, height + 2 * BLEED, [Group(tuple(art), dx=BLEED, dy=BLEED)])
-
-
 def build_schematics(ctx: KitContext) -> Component:
     terms = ctx.theme.terms
     component = Component("schematics", f"{terms.game}: {terms.schematic}s")
@@ -325,7 +318,7 @@ def build_schematics(ctx: KitContext) -> Component:
     back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic)
     grid = card_grid(ctx.paper, WIDTH, HEIGHT)
     component.pages = impose_cards(fronts, [back], grid, terms.schematic)
-    component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT))
+    component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))
                         for unit, art in zip(ctx.units(), fronts, strict=True)]
-    component.pieces.append(("schematic-back", card_piece(back, WIDTH, HEIGHT)))
+    component.pieces.append(("schematic-back", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))
     return component

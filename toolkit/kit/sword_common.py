@@ -11,17 +11,16 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from toolkit.kit import cards
 from toolkit.kit.palette import INK, TEAM
 from toolkit.problems import Problem, Severity
 from toolkit.render.fonts import printable, text_width
-from toolkit.render.impose import BLEED
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
     FontName,
     Group,
     Line,
-    Page,
     Polygon,
     Rect,
     Shape,
@@ -364,11 +363,7 @@ def text_top(fitted: Fitted, x: float, y: float, font: FontName = "regular", col
 
 # --- pieces --------------------------------------------------------------------------------------------
 
-def card_piece(art: Sequence[Shape], w: float, h: float, label: str) -> Page:
-    """One unimposed card with its bleed, for SVG editing."""
-    page = Page(w + 2 * BLEED, h + 2 * BLEED, label=label)
-    page.add(Group(tuple(art), dx=BLEED, dy=BLEED))
-    return page
+card_piece = cards.card_piece  # one unimposed card with its bleed (shared with the other kits)
 
 
 def technique_where(technique: Technique, field_name: str) -> str:
