@@ -66,6 +66,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_PROBLEMS if any(problem.is_error for problem in problems) else EXIT_OK
 
 
+def _output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
+    """--out as given; otherwise DATA_DIR/output/<subfolder>, or ./output/<subfolder> for the bundled data."""
+    if args.out:
+        return args.out
+    root = (args.data_dir / "output") if args.data_dir else Path("output")
+    return root / subfolder if subfolder else root
+
+
 def _wanted_games(args: argparse.Namespace, sword_ok: bool) -> set[str]:
     wanted = set(args.game or [])
     known = [*theme_ids(), SWORD_GAME_ID] if sword_ok else theme_ids()
@@ -103,7 +111,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     databases = _load_valid(args, sword_ok=True)
     if databases is None:
         return EXIT_PROBLEMS
-    out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output"))
+    out_root = _output_root(args)
     wanted = _wanted_games(args, sword_ok=True)
     sword_root = args.data_dir or bundled_root()
     if (not wanted or SWORD_GAME_ID in wanted) and has_sword_data(sword_root):
@@ -243,7 +251,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
         if databases is None:
             _err("(`duelkit balance --skip-invalid` leaves out the units with problems instead)")
             return EXIT_PROBLEMS
-    out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output")) / "balance"
+    out_root = _output_root(args, "balance")
     for database in databases:
         units = playable(database.unit_defs())
         left_out = len(database.unit_defs()) - len(units)
@@ -285,7 +293,7 @@ def cmd_reference(args: argparse.Namespace) -> int:
     databases = _load_valid(args)
     if databases is None:
         return EXIT_PROBLEMS
-    out_root: Path = args.out or ((args.data_dir / "output") if args.data_dir else Path("output")) / "reference"
+    out_root = _output_root(args, "reference")
     templates = args.data_dir / "templates" if args.data_dir else None
     with batch_allocation():
         for database in databases:

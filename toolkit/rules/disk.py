@@ -84,6 +84,15 @@ def with_damage_bonus(disk: Sequence[Segment], amount: int) -> Disk:
     )
 
 
+def with_star_bonus(disk: Sequence[Segment], amount: int) -> Disk:
+    """Add stars to Purple segments (a +stars module this turn)."""
+    return tuple(
+        segment.model_copy(update={"stars": (segment.stars or 0) + amount}) if segment.color is Color.PURPLE
+        else segment
+        for segment in disk
+    )
+
+
 def largest_non_miss(disk: Sequence[Segment]) -> int | None:
     """Index of the largest non-Red segment (first in wheel order on a tie), or None."""
     candidates = [(segment.size, -index) for index, segment in enumerate(disk) if segment.color is not Color.RED]

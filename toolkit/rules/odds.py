@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from toolkit.model import Color, Segment
 from toolkit.rules.combat import Outcome, resolve
-from toolkit.rules.disk import with_damage_bonus, with_upgrade
+from toolkit.rules.disk import with_damage_bonus, with_star_bonus, with_upgrade
 from toolkit.rules.status import SelfHit, StatusRule, battle_disk
 
 DAMAGE = (Color.WHITE, Color.GOLD)
@@ -39,8 +39,7 @@ class Side:
         if self.damage_bonus:
             disk = with_damage_bonus(disk, self.damage_bonus)
         if self.star_bonus:
-            disk = tuple(s.model_copy(update={"stars": (s.stars or 0) + self.star_bonus})
-                         if s.color is Color.PURPLE else s for s in disk)
+            disk = with_star_bonus(disk, self.star_bonus)
         if self.status is not None and not self.status.can_battle:
             # A unit that cannot take part in combat (asleep, frozen) spins nothing: it counts as a Miss.
             total = sum(segment.size for segment in disk)
