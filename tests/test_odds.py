@@ -100,8 +100,8 @@ def test_modifiers_move_odds_the_right_way(units) -> None:
             plain.attacker_wins
         confused = battle_odds(Side(a, status=status_rule(variant, "confusion")), Side(d))
         assert confused.attacker_deactivated > plain.attacker_deactivated
-        asleep = battle_odds(Side(a), Side(d, status=status_rule(variant, "sleep")))
-        assert asleep.attacker_wins > plain.attacker_wins and asleep.defender_wins == 0
+    asleep = battle_odds(Side(a), Side(d, status=status_rule("spec000", "sleep")))
+    assert asleep.attacker_wins > plain.attacker_wins and asleep.defender_wins == 0
 
 
 def test_confusion_is_two_stage() -> None:
@@ -150,3 +150,32 @@ def test_balance_ratings_and_report(units, tmp_path, capsys) -> None:
     assert {p.name for p in folder.iterdir()} == {"balance.pdf", "balance.csv", "matchups.csv"}
     rows = (folder / "matchups.csv").read_text().splitlines()
     assert len(rows) == 1 + 20 * 20
+
+
+def test_chimera_sleep_and_frozen_defenders_still_spin(units) -> None:
+    """Spec 001 Table 2.2: a sleeping or frozen unit cannot move or initiate an attack, but attacked it
+    spins normally. Spec 000 Table 2.2: it cannot participate in combat, so it counts as a Miss."""
+    a, d = units["v-pka"].disk, units["a-sqt"].disk
+    plain = battle_odds(Side(a), Side(d))
+    # by hand: a-sqt spins Withdraw (Blue 56), Bubble Shot (White 20, 28) or Malfunction (12). Every v-pka
+    # segment but its Malfunction beats Bubble Shot and Malfunction (28 + 12 = 40) and none beats Withdraw:
+    # (28 + 24 + 16 + 8 + 12) * 40 = 3520 of 96 * 96 = 9216, i.e. 55/144. As a Miss it would lose 88/96.
+    assert plain.attacker_wins == Fraction(55, 144)
+    for status in ("sleep", "frozen"):
+        chimera = battle_odds(Side(a), Side(d, status=status_rule("spec001", status)))
+        assert (chimera.attacker_wins, chimera.defender_wins, chimera.draw) == \
+            (Fraction(55, 144), Fraction(77, 144), Fraction(1, 12))
+        protocol = battle_odds(Side(a), Side(d, status=status_rule("spec000", status)))
+        assert (protocol.attacker_wins, protocol.defender_wins) == (Fraction(11, 12), 0)
+        for variant in ("spec000", "spec001"):
+            rule = status_rule(variant, status)
+            assert not rule.can_initiate
+        assert not status_rule("spec001", status).can_move and status_rule("spec001", status).spins_when_attacked
+        assert not status_rule("spec000", status).spins_when_attacked
+
+
+def test_chimera_sleep_odds_on_the_command_line(capsys) -> None:
+    assert main(["odds", "v-pka", "a-sqt", "--theme", "chimera", "--defender-status", "sleep", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"]["attacker_wins"] == "55/144"
+    assert main(["odds", "v-k4", "sq-7", "--theme", "duel-protocol", "--defender-status", "sleep", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"]["defender_wins"] == "0"

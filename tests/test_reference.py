@@ -172,3 +172,23 @@ def test_html_renders_in_headless_chromium(reference: Path, tmp_path: Path) -> N
     dark = sum(histogram[:128]) / (image.width * image.height)
     assert image.size == (1000, 1400)
     assert 0.01 < dark < 0.6, f"screenshot looks blank or solid ({dark:.3f} dark)"
+
+
+def test_status_sentences_follow_the_rule_values() -> None:
+    """The manual's status text is generated from the StatusRule, so changing a field changes the text."""
+    from dataclasses import replace
+
+    from toolkit.manual import describe_status
+    from toolkit.rules.status import status_rule
+    from toolkit.theme import load_theme
+
+    theme = load_theme("chimera")
+    sleep = status_rule("spec001", "sleep")
+    text = describe_status(sleep, theme.terms, "Malfunction")
+    assert "It cannot be selected to move or initiate an attack." in text
+    assert "still spins its Combat Dial as usual" in text and "counts as a Malfunction" not in text
+    out_of_combat = describe_status(replace(sleep, spins_when_attacked=False), theme.terms, "Malfunction")
+    assert "does not spin: it counts as a Malfunction" in out_of_combat and "still spins" not in out_of_combat
+    protocol = load_theme("duel-protocol")
+    frozen = describe_status(status_rule("spec000", "frozen"), protocol.terms, "Miss")
+    assert "counts as a Miss" in frozen and "initiate an attack" in frozen

@@ -9,7 +9,7 @@ from fractions import Fraction
 from toolkit.database import Database
 from toolkit.model import Module, Unit
 from toolkit.problems import UsageError
-from toolkit.rules.odds import BattleOdds, Side, battle_odds
+from toolkit.rules.odds import BattleOdds, Side, battle_odds, spun_disks
 from toolkit.rules.roster import upgrade_stages
 
 
@@ -76,7 +76,7 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
 
 
 def odds_json(setup: BattleSetup, odds: BattleOdds) -> str:
-    a_disk, d_disk = setup.attacker_side.battle_disk(), setup.defender_side.battle_disk()
+    a_disk, d_disk = spun_disks(setup.attacker_side, setup.defender_side)
 
     def segment(disk, index):
         if index is None:

@@ -114,10 +114,14 @@ def describe_status(rule: StatusRule, terms: Terms, miss: str) -> str:
     if rule.self_hit is SelfHit.BEFORE_BATTLE:
         parts.append(f"Before it battles, spin its {terms.data_disk}: on a White or Gold attack it hits itself "
                      f"and is {terms.deactivated}; the battle is cancelled.")
-    if not rule.can_battle:
-        parts.append(f"It cannot take part in battles (attacked, it counts as a {miss}).")
-    if not rule.can_move:
-        parts.append("It cannot be moved or selected to move.")
+    barred = [text for allowed, text in ((rule.can_move, "be selected to move"),
+                                         (rule.can_initiate, "initiate an attack")) if not allowed]
+    if barred:
+        parts.append(f"It cannot {' or '.join(barred)}.")
+    if not rule.spins_when_attacked:
+        parts.append(f"Attacked, it does not spin: it counts as a {miss} (Red).")
+    elif not rule.can_initiate:
+        parts.append(f"Attacked, it still spins its {terms.data_disk} as usual.")
     if rule.can_be_passed:
         parts.append("Opposing units may move past it.")
     if rule.cured_when_attacked:

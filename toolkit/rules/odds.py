@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from toolkit.model import Color, Segment
+from toolkit.problems import DuelkitError
 from toolkit.rules.combat import Outcome, resolve
 from toolkit.rules.disk import with_damage_bonus, with_star_bonus, with_upgrade
 from toolkit.rules.status import SelfHit, StatusRule, battle_disk
@@ -40,11 +41,31 @@ class Side:
             disk = with_damage_bonus(disk, self.damage_bonus)
         if self.star_bonus:
             disk = with_star_bonus(disk, self.star_bonus)
-        if self.status is not None and not self.status.can_battle:
-            # A unit that cannot take part in combat (asleep, frozen) spins nothing: it counts as a Miss.
-            total = sum(segment.size for segment in disk)
-            disk = (Segment(move="Cannot battle", color=Color.RED, size=total),)
         return disk
+
+
+class BattleNotPossible(DuelkitError):
+    """The attacker's status forbids starting a battle (asleep or frozen), so there are no odds to give."""
+
+    def __init__(self, status: StatusRule) -> None:
+        super().__init__(f"a unit with status '{status.id}' cannot initiate an attack")
+        self.status = status
+
+
+def spun_disks(attacker: Side, defender: Side) -> tuple[tuple[Segment, ...], tuple[Segment, ...]]:
+    """The two disks actually spun in this battle.
+
+    Raises BattleNotPossible when the attacker's status forbids attacking. A defender whose status keeps
+    it out of combat (duel-protocol Sleep/Frozen) spins nothing and counts as a Miss; one that still spins
+    when attacked (chimera Sleep/Frozen) spins its disk as usual.
+    """
+    if attacker.status is not None and not attacker.status.can_initiate:
+        raise BattleNotPossible(attacker.status)
+    a_disk, d_disk = attacker.battle_disk(), defender.battle_disk()
+    if defender.status is not None and not defender.status.spins_when_attacked:
+        total = sum(segment.size for segment in d_disk)
+        d_disk = (Segment(move="Cannot battle", color=Color.RED, size=total),)
+    return a_disk, d_disk
 
 
 @dataclass(frozen=True)
@@ -100,7 +121,7 @@ def _spin_pairs(attacker: Side, defender: Side) -> dict[tuple[int, int], int]:
     re-spin is better than what it has (win = +1, draw = 0, loss = -1); the second result is final.
     Only one side may hold a re-spin in a battle (only the mover's owner plays a module).
     """
-    a_disk, d_disk = attacker.battle_disk(), defender.battle_disk()
+    a_disk, d_disk = spun_disks(attacker, defender)
     pairs: dict[tuple[int, int], int] = {}
     a_total = sum(s.size for s in a_disk)
     d_total = sum(s.size for s in d_disk)
@@ -129,7 +150,7 @@ def battle_odds(attacker: Side, defender: Side) -> BattleOdds:
     """Exact odds of one battle, including a confused side's self-hit spin before the battle."""
     if attacker.respin and defender.respin:
         raise ValueError("only one side can re-spin in a battle")
-    a_disk, d_disk = attacker.battle_disk(), defender.battle_disk()
+    a_disk, d_disk = spun_disks(attacker, defender)
     odds = BattleOdds()
     # A confused unit first spins for a self-hit: landing on White/Gold, it hits itself and is
     # Deactivated; the battle against the opponent does not happen (spec 001), or its own result is

@@ -27,13 +27,16 @@ class SelfHit(str, Enum):
 
 @dataclass(frozen=True)
 class StatusRule:
+    """What one status does, as plain fields any engine can read (odds, manual, board game)."""
+
     id: str
     damage_modifier: int = 0  # to every White/Gold segment, in every battle
     spun_damage_modifier: int = 0  # to the White/Gold segment spun at end of a turn without battle
     miss_replaces_largest: bool = False
     self_hit: SelfHit = SelfHit.NONE
-    can_battle: bool = True
-    can_move: bool = True
+    can_move: bool = True  # its owner may select it to move
+    can_initiate: bool = True  # it may start a battle (attack an adjacent enemy)
+    spins_when_attacked: bool = True  # attacked, it spins as usual; False: it counts as a Miss
     can_be_passed: bool = False
     cured_when_attacked: bool = False
     wake_by_spin: bool = False
@@ -49,8 +52,11 @@ VARIANTS: dict[str, dict[str, StatusRule]] = {
             StatusRule("paralysis", miss_replaces_largest=True),
             StatusRule("burn", damage_modifier=-20),
             StatusRule("confusion", self_hit=SelfHit.EXTRA_SPIN),
-            StatusRule("sleep", can_battle=False, can_be_passed=True, cured_when_attacked=True),
-            StatusRule("frozen", can_battle=False, can_move=False, cured_when_attacked=True),
+            # "cannot participate in combat": it neither attacks nor spins when attacked
+            StatusRule("sleep", can_initiate=False, spins_when_attacked=False, can_be_passed=True,
+                       cured_when_attacked=True),
+            StatusRule("frozen", can_initiate=False, spins_when_attacked=False, can_move=False,
+                       cured_when_attacked=True),
         )
     },
     "spec001": {
@@ -61,8 +67,9 @@ VARIANTS: dict[str, dict[str, StatusRule]] = {
             StatusRule("paralysis", miss_replaces_largest=True),
             StatusRule("burn", damage_modifier=-20),
             StatusRule("confusion", self_hit=SelfHit.BEFORE_BATTLE),
-            StatusRule("sleep", can_battle=False, can_move=False, wake_by_spin=True),
-            StatusRule("frozen", can_battle=False, can_move=False, cured_after_own_turns=3),
+            # "cannot be selected to move or initiate an attack": attacked, it still spins normally
+            StatusRule("sleep", can_move=False, can_initiate=False, wake_by_spin=True),
+            StatusRule("frozen", can_move=False, can_initiate=False, cured_after_own_turns=3),
         )
     },
 }
