@@ -11,6 +11,7 @@ from toolkit.rules.disk import (
     level_up,
     ranges,
     segment_for_roll,
+    with_modifiers,
     with_upgrade,
 )
 from toolkit.rules.status import VARIANTS, SelfHit, battle_disk, poison_tick, status_rule
@@ -79,10 +80,27 @@ def test_paralysis_turns_largest_non_miss_into_miss(variant: str) -> None:
 def test_variants_differ_where_the_specs_differ() -> None:
     assert battle_disk(DISK, status_rule("spec000", "poison"))[0].damage == 30  # static -20
     assert battle_disk(DISK, status_rule("spec001", "poison"))[0].damage == 50  # only on a spun segment
-    ticked = poison_tick(DISK, status_rule("spec001", "noxious"), 1)
+    ticks = poison_tick(DISK, status_rule("spec001", "noxious"), 1)
+    assert ticks == (0, -40, 0, 0, 0)
+    ticked = with_modifiers(DISK, segment_damage=ticks)
     assert ticked[1].damage == 0 and ticked[0].damage == 50
+    assert poison_tick(DISK, status_rule("spec001", "poison"), 3, ticks) == ticks  # Dodge has no damage
     assert status_rule("spec000", "confusion").self_hit is SelfHit.EXTRA_SPIN
     assert status_rule("spec001", "confusion").self_hit is SelfHit.BEFORE_BATTLE
     assert status_rule("spec000", "sleep").can_be_passed and status_rule("spec000", "sleep").cured_when_attacked
     assert not status_rule("spec001", "sleep").cured_when_attacked and status_rule("spec001", "sleep").wake_by_spin
     assert status_rule("spec001", "frozen").cured_after_own_turns == 3
+
+
+def test_modifiers_add_up_before_the_floor() -> None:
+    """A reduction and bonuses are summed first, then floored at 0 once (issue 12): Gust 20 under
+    Noxious (-40) with X Attack (+30) hits for 10, not 30; a poison tick counts the same way."""
+    gust = (Segment(move="Gust", color=Color.WHITE, size=96, damage=20),)
+    assert with_modifiers(gust, damage=-40 + 30)[0].damage == 10
+    assert with_modifiers(gust, stage=1, damage=-40)[0].damage == 0  # 20 + 10 - 40 = -10 -> 0
+    assert with_modifiers(gust, stage=2, damage=-40)[0].damage == 0  # 20 + 20 - 40 = 0
+    assert with_modifiers(gust, stage=3, damage=-40)[0].damage == 10
+    ticks = poison_tick(gust, status_rule("spec001", "noxious"), 0)
+    ticks = poison_tick(gust, status_rule("spec001", "noxious"), 0, ticks)  # two ticks: -80 in all
+    assert with_modifiers(gust, damage=30, segment_damage=ticks)[0].damage == 0  # 20 - 80 + 30 = -30
+    assert with_modifiers(gust, damage=70, segment_damage=ticks)[0].damage == 10

@@ -179,3 +179,25 @@ def test_chimera_sleep_odds_on_the_command_line(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["exact"]["attacker_wins"] == "55/144"
     assert main(["odds", "v-k4", "sq-7", "--theme", "duel-protocol", "--defender-status", "sleep", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["exact"]["defender_wins"] == "0"
+
+
+def test_status_reduction_and_module_bonus_add_up_before_the_floor(units, capsys) -> None:
+    """a-2's Gust (White 20, 28 of 96) under Noxious (-40) with X Attack (+30) hits for 10, not 30."""
+    a2 = units["a-2"].disk
+    noxious = status_rule("spec000", "noxious")
+    side = Side(a2, status=noxious, damage_bonus=30)
+    gust = next(s for s in side.battle_disk() if s.move == "Gust")
+    assert gust.damage == 10
+    # against a single White 20 segment, Gust at 10 now loses: before the fix (30) it won
+    wall = (seg(W, 96, damage=20),)
+    odds = battle_odds(side, Side(wall))
+    gust_wins = [o for o in odds.outcomes if o.attacker_segment is not None
+                 and side.battle_disk()[o.attacker_segment].move == "Gust"]
+    assert [o.winner.value for o in gust_wins] == ["defender"]
+    assert gust_wins[0].probability == Fraction(28, 96)
+    # a-2 against sq-7 (Withdraw Blue 52, Bubble White 20 in 32, Miss 12), by hand: Gust 10 beats only the
+    # Miss (28 * 12), Quick Strike 30 - 40 + 30 = 20 beats the Miss and draws Bubble (24 * 12), Dodge beats
+    # Bubble and Miss (28 * 44): 1856 / 9216 = 29/144. Flooring the reduction first gave 55/144.
+    assert main(["odds", "a-2", "sq-7", "--attacker-status", "noxious", "--module", "x-attack", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"]["attacker_wins"] == "29/144"

@@ -14,6 +14,15 @@ from toolkit.rules.roster import upgrade_stages
 
 
 @dataclass(frozen=True)
+class ModuleEffect:
+    """What a module the attacker plays changes in one battle."""
+
+    damage_bonus: int = 0
+    star_bonus: int = 0
+    respin: bool = False
+
+
+@dataclass(frozen=True)
 class BattleSetup:
     attacker: Unit
     defender: Unit
@@ -41,14 +50,14 @@ def _unit(database: Database, unit_id: str) -> Unit:
     return entry.value
 
 
-def _module_effects(module: Module) -> dict[str, object]:
+def _module_effects(module: Module) -> ModuleEffect:
     effect = module.effect
-    if effect.kind == "damage_bonus":
-        return {"damage_bonus": effect.amount}
-    if effect.kind == "star_bonus":
-        return {"star_bonus": effect.amount}
+    if effect.kind == "damage_bonus" and effect.amount is not None:
+        return ModuleEffect(damage_bonus=effect.amount)
+    if effect.kind == "star_bonus" and effect.amount is not None:
+        return ModuleEffect(star_bonus=effect.amount)
     if effect.kind == "respin":
-        return {"respin": True}
+        return ModuleEffect(respin=True)
     raise UsageError(f"module '{module.id}' ({effect.kind}) does not change a battle's odds")
 
 
@@ -59,7 +68,7 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
     """Stages default to each unit's place in its upgrade chain; a module is played by the attacker."""
     attacker, defender = _unit(database, attacker_id), _unit(database, defender_id)
     stages = upgrade_stages(database.unit_defs())
-    extra: dict[str, object] = {}
+    extra = ModuleEffect()
     if module_id is not None:
         entry = database.modules.get(module_id)
         if entry is None:
@@ -69,7 +78,8 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
         if stage is not None and not 0 <= stage <= 5:
             raise UsageError("an upgrade stage is 0 to 5")
     attacker_side = Side(attacker.disk, stages[attacker.id] if attacker_stage is None else attacker_stage,
-                         _status(database, attacker_status), **extra)
+                         _status(database, attacker_status), damage_bonus=extra.damage_bonus,
+                         star_bonus=extra.star_bonus, respin=extra.respin)
     defender_side = Side(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
                          _status(database, defender_status))
     return BattleSetup(attacker, defender, attacker_side, defender_side)

@@ -102,7 +102,8 @@ def describe_status(rule: StatusRule, terms: Terms, miss: str) -> str:
     """One status in plain words, generated from the rule the engine applies."""
     parts = []
     if rule.damage_modifier:
-        parts.append(f"White and Gold attacks deal {-rule.damage_modifier} less damage (never below 0).")
+        parts.append(f"White and Gold attacks deal {-rule.damage_modifier} less damage (add up every bonus and "
+                     "reduction first; damage never goes below 0).")
     if rule.spun_damage_modifier:
         parts.append(f"At the end of its owner's turn, if it did not battle, spin its {terms.data_disk}: a White "
                      f"or Gold attack it lands on deals {-rule.spun_damage_modifier} less damage from then on.")

@@ -58,39 +58,38 @@ def level_up(disk: Sequence[Segment], red_index: int, target_index: int) -> Disk
     return tuple(result)
 
 
-def with_upgrade(disk: Sequence[Segment], stages: int) -> Disk:
-    """Each upgrade stage: +10 damage to White and Gold, +1 star to Purple."""
-    if stages < 0:
+def damage_in_play(printed: int, *modifiers: int) -> int:
+    """The single place damage is computed: the printed damage plus every modifier (upgrade stages,
+    status reductions, modules, subroutines, poison ticks) added up first, then floored at 0 once.
+    Flooring each reduction on its own would let a bonus outweigh a reduction that already hit 0."""
+    return max(0, printed + sum(modifiers))
+
+
+def with_modifiers(disk: Sequence[Segment], *, stage: int = 0, damage: int = 0, stars: int = 0,
+                   segment_damage: Sequence[int] = ()) -> Disk:
+    """The disk in play: each upgrade stage adds 10 damage to White and Gold and 1 star to Purple;
+    `damage` is the sum of every other whole-disk damage modifier (status, module, subroutine),
+    `segment_damage` one extra modifier per segment (chimera Poison ticks), `stars` added to Purple."""
+    if stage < 0:
         raise ValueError("upgrade stages cannot be negative")
-    return tuple(
-        segment.model_copy(update=_upgrade_fields(segment, stages)) if stages else segment for segment in disk
-    )
+    if segment_damage and len(segment_damage) != len(disk):
+        raise ValueError("segment_damage needs one modifier per segment")
+    result = []
+    for index, segment in enumerate(disk):
+        if segment.color in (Color.WHITE, Color.GOLD):
+            extra = segment_damage[index] if segment_damage else 0
+            value = damage_in_play(segment.damage or 0, UPGRADE_DAMAGE_BONUS * stage, damage, extra)
+            segment = segment.model_copy(update={"damage": value}) if value != segment.damage else segment
+        elif segment.color is Color.PURPLE and (stage or stars):
+            segment = segment.model_copy(
+                update={"stars": (segment.stars or 0) + UPGRADE_STAR_BONUS * stage + stars})
+        result.append(segment)
+    return tuple(result)
 
 
-def _upgrade_fields(segment: Segment, stages: int) -> dict[str, int]:
-    if segment.color in (Color.WHITE, Color.GOLD):
-        return {"damage": (segment.damage or 0) + UPGRADE_DAMAGE_BONUS * stages}
-    if segment.color is Color.PURPLE:
-        return {"stars": (segment.stars or 0) + UPGRADE_STAR_BONUS * stages}
-    return {}
-
-
-def with_damage_bonus(disk: Sequence[Segment], amount: int) -> Disk:
-    """Add (or with a negative amount, remove) damage on White and Gold segments, never below 0."""
-    return tuple(
-        segment.model_copy(update={"damage": max(0, (segment.damage or 0) + amount)})
-        if segment.color in (Color.WHITE, Color.GOLD) else segment
-        for segment in disk
-    )
-
-
-def with_star_bonus(disk: Sequence[Segment], amount: int) -> Disk:
-    """Add stars to Purple segments (a +stars module this turn)."""
-    return tuple(
-        segment.model_copy(update={"stars": (segment.stars or 0) + amount}) if segment.color is Color.PURPLE
-        else segment
-        for segment in disk
-    )
+def with_upgrade(disk: Sequence[Segment], stages: int) -> Disk:
+    """Each upgrade stage: +10 damage to White and Gold, +1 star to Purple (what a card prints)."""
+    return with_modifiers(disk, stage=stages)
 
 
 def largest_non_miss(disk: Sequence[Segment]) -> int | None:

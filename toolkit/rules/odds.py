@@ -16,8 +16,8 @@ from fractions import Fraction
 from toolkit.model import Color, Segment
 from toolkit.problems import DuelkitError
 from toolkit.rules.combat import Outcome, resolve
-from toolkit.rules.disk import with_damage_bonus, with_star_bonus, with_upgrade
-from toolkit.rules.status import SelfHit, StatusRule, battle_disk
+from toolkit.rules.disk import with_modifiers
+from toolkit.rules.status import SelfHit, StatusRule, paralysed
 
 DAMAGE = (Color.WHITE, Color.GOLD)
 
@@ -29,19 +29,17 @@ class Side:
     disk: tuple[Segment, ...]
     stage: int = 0  # upgrade stages: +10 damage, +1 star each
     status: StatusRule | None = None
-    damage_bonus: int = 0  # e.g. a +30 damage module this turn
+    damage_bonus: int = 0  # this turn's module and subroutine damage bonuses, added up (X Attack: +30)
     star_bonus: int = 0  # e.g. a +1 star module this turn
     respin: bool = False  # may re-spin once after seeing both results (a Double Chance module)
+    poison_ticks: tuple[int, ...] = ()  # chimera Poison/Noxious: per-segment reductions so far (poison_tick)
 
     def battle_disk(self) -> tuple[Segment, ...]:
-        """The disk actually spun, after upgrades, status effects and damage bonuses."""
-        disk = with_upgrade(self.disk, self.stage)
-        disk = battle_disk(disk, self.status)
-        if self.damage_bonus:
-            disk = with_damage_bonus(disk, self.damage_bonus)
-        if self.star_bonus:
-            disk = with_star_bonus(disk, self.star_bonus)
-        return disk
+        """The disk actually spun: upgrades, status reduction and bonuses summed, then floored at 0 once."""
+        status_damage = self.status.damage_modifier if self.status else 0
+        disk = with_modifiers(self.disk, stage=self.stage, damage=status_damage + self.damage_bonus,
+                              stars=self.star_bonus, segment_damage=self.poison_ticks)
+        return paralysed(disk, self.status)
 
 
 class BattleNotPossible(DuelkitError):

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from toolkit.model import Segment
-from toolkit.rules.disk import Disk, largest_non_miss, with_damage_bonus, with_miss_replacing
+from toolkit.model import Color, Segment
+from toolkit.rules.disk import Disk, largest_non_miss, with_miss_replacing, with_modifiers
 
 STATUS_IDS = ("poison", "noxious", "paralysis", "burn", "confusion", "sleep", "frozen")
 
@@ -82,24 +82,29 @@ def status_rule(variant: str, status_id: str) -> StatusRule:
         raise ValueError(f"no status '{status_id}' in variant '{variant}'") from exc
 
 
-def battle_disk(disk: Sequence[Segment], rule: StatusRule | None, miss_name: str = "Miss") -> Disk:
-    """The disk a unit with this status spins in battle (static modifiers only)."""
-    result: Disk = tuple(disk)
-    if rule is None:
-        return result
-    if rule.damage_modifier:
-        result = with_damage_bonus(result, rule.damage_modifier)
-    if rule.miss_replaces_largest:
-        index = largest_non_miss(result)
-        if index is not None:
-            result = with_miss_replacing(result, index, miss_name)
-    return result
-
-
-def poison_tick(disk: Sequence[Segment], rule: StatusRule, spun_index: int) -> Disk:
-    """spec001 Poison/Noxious: the White/Gold segment spun at end of turn loses damage for good."""
-    segment = disk[spun_index]
-    if not rule.spun_damage_modifier or segment.damage is None:
+def paralysed(disk: Sequence[Segment], rule: StatusRule | None, miss_name: str = "Miss") -> Disk:
+    """Paralysis: the largest non-Miss segment (first in wheel order on a tie) becomes a Miss."""
+    if rule is None or not rule.miss_replaces_largest:
         return tuple(disk)
-    reduced = segment.model_copy(update={"damage": max(0, segment.damage + rule.spun_damage_modifier)})
-    return tuple(reduced if i == spun_index else s for i, s in enumerate(disk))
+    index = largest_non_miss(disk)
+    return tuple(disk) if index is None else with_miss_replacing(disk, index, miss_name)
+
+
+def battle_disk(disk: Sequence[Segment], rule: StatusRule | None, miss_name: str = "Miss") -> Disk:
+    """The disk a unit with only this status spins in battle (static modifiers only). With more
+    modifiers (upgrades, modules), pass them all to `with_modifiers` at once, as `odds.Side` does."""
+    reduced = with_modifiers(disk, damage=rule.damage_modifier if rule else 0)
+    return paralysed(reduced, rule, miss_name)
+
+
+def poison_tick(disk: Sequence[Segment], rule: StatusRule, spun_index: int,
+                ticks: Sequence[int] = ()) -> tuple[int, ...]:
+    """spec001 Poison/Noxious: the White/Gold segment spun at the end of a turn loses damage for good.
+
+    Returns the per-segment damage modifiers after this tick (`ticks` are those before it), to pass as
+    `with_modifiers(..., segment_damage=...)`: a tick is one more modifier, summed before the floor.
+    """
+    current = tuple(ticks) or (0,) * len(disk)
+    if not rule.spun_damage_modifier or disk[spun_index].color not in (Color.WHITE, Color.GOLD):
+        return current
+    return tuple(value + rule.spun_damage_modifier if i == spun_index else value for i, value in enumerate(current))
