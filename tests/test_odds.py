@@ -201,3 +201,28 @@ def test_status_reduction_and_module_bonus_add_up_before_the_floor(units, capsys
     assert main(["odds", "a-2", "sq-7", "--attacker-status", "noxious", "--module", "x-attack", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exact"]["attacker_wins"] == "29/144"
+
+
+@pytest.mark.parametrize("variant", ["spec000", "spec001"])
+@pytest.mark.parametrize("status", ["sleep", "frozen"])
+def test_an_attacker_that_cannot_initiate_raises(units, variant, status) -> None:
+    from toolkit.rules.odds import BattleNotPossible
+
+    with pytest.raises(BattleNotPossible) as caught:
+        battle_odds(Side(units["v-k4"].disk, status=status_rule(variant, status)), Side(units["t-2"].disk))
+    assert caught.value.status.id == status
+
+
+@pytest.mark.parametrize("theme, attacker, defender, status, printed", [
+    ("duel-protocol", "v-k4", "sq-7", "sleep", "Standby Mode"),
+    ("duel-protocol", "v-k4", "sq-7", "Cryo-Stasis", "Cryo-Stasis"),
+    ("chimera", "v-pka", "a-sqt", "sleep", "Sleep"),
+    ("chimera", "v-pka", "a-sqt", "frozen", "Frozen"),
+])
+def test_odds_refuses_a_battle_that_cannot_happen(capsys, theme, attacker, defender, status, printed) -> None:
+    for extra in ([], ["--json"]):
+        assert main(["odds", attacker, defender, "--theme", theme, "--attacker-status", status, *extra]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert f"{attacker} cannot attack" in captured.err and printed in captured.err
+        assert "Traceback" not in captured.err

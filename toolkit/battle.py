@@ -9,8 +9,15 @@ from fractions import Fraction
 from toolkit.database import Database
 from toolkit.model import Module, Unit
 from toolkit.problems import UsageError
-from toolkit.rules.odds import BattleOdds, Side, battle_odds, spun_disks
+from toolkit.rules.odds import BattleNotPossible, BattleOdds, Side, battle_odds, spun_disks
 from toolkit.rules.roster import upgrade_stages
+from toolkit.theme import Theme
+
+
+class BattleRefused(UsageError):
+    """The options describe a battle the theme's rules forbid (the attacker is asleep or frozen).
+
+    A usage error (exit 2): the data is fine, the question asked is not a battle that can happen."""
 
 
 @dataclass(frozen=True)
@@ -148,5 +155,13 @@ def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
     return "\n".join(lines)
 
 
-def compute(setup: BattleSetup) -> BattleOdds:
-    return battle_odds(setup.attacker_side, setup.defender_side)
+def compute(setup: BattleSetup, theme: Theme) -> BattleOdds:
+    """The exact odds, or BattleRefused (worded with the theme) when the battle cannot happen."""
+    try:
+        return battle_odds(setup.attacker_side, setup.defender_side)
+    except BattleNotPossible as exc:
+        status = theme.statuses[exc.status.id]
+        raise BattleRefused(
+            f"{setup.attacker.id} cannot attack: in {theme.name} a unit with the {theme.terms.status.lower()} "
+            f"{status} cannot initiate an attack, so there is no battle to compute (a defender with {status} "
+            "can be attacked: use --defender-status)") from exc
