@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     # sword-duel design linter (warnings)
     "L001": "rule that changes nothing or contradicts the core rules",
     "L002": "cost or condition that can never be met",
+    "L003": "value the printed components cannot show",
     "L004": "technique that cannot evade but has an evade cost",
     "L005": "the spec's draft size and the technique count differ",
 }

@@ -67,7 +67,7 @@ CLOSE_ATTACK = CLOSE_ATTACK_BONUS
 ATTRIBUTE_TOTAL = BUILD_TOTAL
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = sword_state.ATTRIBUTE_MIN, sword_state.ATTRIBUTE_MAX
 HONOR_TURN = sword_state.HONOR_TURN  # playing Retreat on this turn or later loses by dishonor
-INITIATIVE_VALUES = tuple(range(1, 8))
+INITIATIVE_VALUES = sword_state.INITIATIVE_TOKENS
 EVADE_TOKENS = 6
 
 # --- words ---------------------------------------------------------------------------------------------

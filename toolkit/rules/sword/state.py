@@ -19,6 +19,7 @@ START_HEALTH = 3
 DEFAULT_CAP = 3  # Momentum and Balance, unless the played technique raises it
 BUILD_TOTAL = 6
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 4
+INITIATIVE_TOKENS = tuple(range(1, 8))  # "14 initiative tokens: Values from 1 to 7, one set for each player"
 HONOR_TURN = 4  # "If a player uses the Retreat card after Turn 3, they lose"
 TURN_LIMIT = 10  # see the engine docstring: twice the longest duel the spec describes
 CHALLENGER, DEFENDER = 0, 1
