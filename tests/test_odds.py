@@ -226,3 +226,58 @@ def test_odds_refuses_a_battle_that_cannot_happen(capsys, theme, attacker, defen
         assert captured.out == ""
         assert f"{attacker} cannot attack" in captured.err and printed in captured.err
         assert "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize("variant", ["spec000", "spec001"])
+def test_both_confused_spin_independently(variant) -> None:
+    """Each confused unit makes its own self-hit spin; if both hit themselves both are Deactivated and
+    nobody wins (a draw). Attacker: White 24 + Blue 72 (self-hit 1/4); defender: White 48 + Blue 48 (1/2)."""
+    confusion = status_rule(variant, "confusion")
+    a = (seg(W, 24, damage=50), seg(B, 72))
+    d = (seg(W, 48, damage=50), seg(B, 48))
+    odds = battle_odds(Side(a, status=confusion), Side(d, status=confusion))
+    # self-hits: attacker only 1/8, defender only 3/8, both 1/8; the other 3/8 battle normally, where the
+    # attacker wins 3/8 (Blue beats White), the defender 1/8 and 1/2 is a draw (all wins are washes)
+    assert (odds.attacker_wins, odds.defender_wins, odds.draw) == (Fraction(33, 64), Fraction(11, 64),
+                                                                  Fraction(20, 64))
+    assert (odds.attacker_deactivated, odds.defender_deactivated) == (Fraction(1, 4), Fraction(1, 2))
+    both = [o for o in odds.outcomes if o.consequence == "both self-hit"]
+    assert [(o.winner.value, o.probability) for o in both] == [("draw", Fraction(1, 8))]
+
+
+def test_respin_decides_by_consequences_not_by_winning() -> None:
+    """A Blue win over a Miss is a wash (worth 0): the holder re-spins it hoping for a knockout (worth 1).
+    Deciding by 'who wins' kept it and knocked out only 1/2 of the time."""
+    a = (seg(W, 48, damage=50), seg(B, 48))
+    odds = battle_odds(Side(a, respin=True), Side((seg(R, 96),)))
+    assert odds.attacker_wins == 1 and odds.defender_deactivated == Fraction(3, 4)
+    # a landed effect is worth 1/2, as in the rating: on Purple (1/2) a re-spin is worth (1/2 + 1) / 2 = 3/4
+    b = (seg(P, 48, stars=1, effect="Paralysed"), seg(W, 48, damage=10))
+    odds = battle_odds(Side(b, respin=True), Side((seg(R, 96),)))
+    assert (odds.attacker_effect, odds.defender_deactivated) == (Fraction(1, 4), Fraction(3, 4))
+    # and a wash is kept when a re-spin risks being knocked out: Blue 48 / Miss 48 against White 50
+    c = (seg(B, 48), seg(R, 48))
+    odds = battle_odds(Side(c, respin=True), Side((seg(W, 96, damage=50),)))
+    assert (odds.attacker_wins, odds.attacker_deactivated) == (Fraction(3, 4), Fraction(1, 4))
+
+
+@pytest.mark.parametrize("variant", ["spec000", "spec001"])
+def test_paralysis_tie_takes_the_first_segment_in_wheel_order(variant) -> None:
+    """White 50 and Gold 30 tie at 32: the White (first) becomes a Miss, so against White 40 the
+    attacker cannot win (Gold 30 loses); had the Gold been replaced, White 50 would win 1/3."""
+    a = (seg(W, 32, damage=50), seg(G, 32, damage=30), seg(R, 32))
+    odds = battle_odds(Side(a, status=status_rule(variant, "paralysis")), Side((seg(W, 96, damage=40),)))
+    assert odds.attacker_wins == 0 and odds.defender_wins == 1
+    assert battle_odds(Side(a), Side((seg(W, 96, damage=40),))).attacker_wins == Fraction(1, 3)
+
+
+def test_odds_json_effect_fraction_and_text_status_names(capsys) -> None:
+    assert main(["odds", "v-pka", "a-sqt", "--json"]) == 0
+    exact = json.loads(capsys.readouterr().out)["exact"]
+    # Static Field (Purple 16, with an effect) beats Bubble Shot and Malfunction (40): 640 / 9216
+    assert exact["effect_applied"] == exact["attacker_effect"] == "5/72" and exact["defender_effect"] == "0"
+    assert main(["odds", "v-k4", "sq-7", "--attacker-status", "paralysis", "--defender-status", "noxious"]) == 0
+    assert "with attacker EMP Static, defender Critical Leak" in capsys.readouterr().out
+    assert main(["odds", "v-pka", "a-sqt", "--defender-status", "sleep"]) == 0
+    out = capsys.readouterr().out
+    assert "with defender Sleep" in out and "a-sqt deactivated" in out

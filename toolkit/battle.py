@@ -35,6 +35,7 @@ class BattleSetup:
     defender: Unit
     attacker_side: Side
     defender_side: Side
+    theme: Theme  # the words the output uses (status names, Deactivated)
 
 
 def _status(database: Database, name: str | None):
@@ -89,7 +90,7 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
                          star_bonus=extra.star_bonus, respin=extra.respin)
     defender_side = Side(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
                          _status(database, defender_status))
-    return BattleSetup(attacker, defender, attacker_side, defender_side)
+    return BattleSetup(attacker, defender, attacker_side, defender_side, database.theme)
 
 
 def odds_json(setup: BattleSetup, odds: BattleOdds) -> str:
@@ -111,7 +112,8 @@ def odds_json(setup: BattleSetup, odds: BattleOdds) -> str:
         "defender_deactivated": float(odds.defender_deactivated),
         "effect_applied": float(odds.effect_applied),
         "exact": {name: str(getattr(odds, name)) for name in (
-            "attacker_wins", "defender_wins", "draw", "attacker_deactivated", "defender_deactivated")},
+            "attacker_wins", "defender_wins", "draw", "attacker_deactivated", "defender_deactivated",
+            "effect_applied", "attacker_effect", "defender_effect")},
         "outcomes": [
             {"attacker_segment": segment(a_disk, o.attacker_segment),
              "defender_segment": segment(d_disk, o.defender_segment),
@@ -128,10 +130,11 @@ def _pct(value: Fraction) -> str:
 
 def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
     a, d = setup.attacker, setup.defender
+    deactivated = setup.theme.terms.deactivated.lower()
     rows = [
         ("attacker wins", odds.attacker_wins), ("defender wins", odds.defender_wins), ("draw", odds.draw),
-        (f"{a.id} {'deactivated'}", odds.attacker_deactivated),
-        (f"{d.id} {'deactivated'}", odds.defender_deactivated),
+        (f"{a.id} {deactivated}", odds.attacker_deactivated),
+        (f"{d.id} {deactivated}", odds.defender_deactivated),
         ("a Purple effect applies", odds.effect_applied),
     ]
     width = max(len(label) for label, _ in rows)
@@ -141,7 +144,7 @@ def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
         if side.stage:
             modifiers.append(f"{label} stage {side.stage}")
         if side.status:
-            modifiers.append(f"{label} {side.status.id}")
+            modifiers.append(f"{label} {setup.theme.statuses[side.status.id]}")
         if side.damage_bonus:
             modifiers.append(f"{label} +{side.damage_bonus} damage")
         if side.star_bonus:
@@ -155,11 +158,12 @@ def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
     return "\n".join(lines)
 
 
-def compute(setup: BattleSetup, theme: Theme) -> BattleOdds:
+def compute(setup: BattleSetup) -> BattleOdds:
     """The exact odds, or BattleRefused (worded with the theme) when the battle cannot happen."""
     try:
         return battle_odds(setup.attacker_side, setup.defender_side)
     except BattleNotPossible as exc:
+        theme = setup.theme
         status = theme.statuses[exc.status.id]
         raise BattleRefused(
             f"{setup.attacker.id} cannot attack: in {theme.name} a unit with the {theme.terms.status.lower()} "

@@ -228,7 +228,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     setup = setup_battle(database, args.unit_a, args.unit_b, attacker_status=args.attacker_status,
                          defender_status=args.defender_status, attacker_stage=args.attacker_stage,
                          defender_stage=args.defender_stage, module_id=args.module)
-    odds = compute(setup, database.theme)
+    odds = compute(setup)
     _out(odds_json(setup, odds) if args.json else odds_text(setup, odds))
     return EXIT_OK
 

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from toolkit.model import Unit
 from toolkit.rules.disk import check_disk, with_upgrade
 from toolkit.rules.matchups import Matchup, Profile, matchup
+from toolkit.rules.odds import EFFECT_VALUE
 from toolkit.rules.roster import upgrade_stages
 
-EFFECT_WEIGHT = 0.5
+EFFECT_WEIGHT = float(EFFECT_VALUE)  # a landed effect counts half a knockout (odds.py: the re-spin uses it too)
 OUTLIER_WIN = 0.6  # a unit that beats this often ...
 OUTLIER_SHARE = 0.5  # ... more than this share of the database, as attacker, is flagged
 

@@ -74,7 +74,7 @@ class PairOutcome:
     defender_segment: int | None
     winner: Outcome
     probability: Fraction
-    consequence: str  # "deactivate", "effect", "wash", "draw", "self-hit"
+    consequence: str  # "deactivate", "effect", "wash", "draw", "self-hit", "both self-hit"
 
 
 @dataclass
@@ -106,17 +106,32 @@ def _consequence(winner: Outcome, attacker: Segment | None, defender: Segment | 
     return "wash"
 
 
-def _utility(winner: Outcome, for_attacker: bool) -> int:
+# What a battle's consequences are worth to one side: the balance rating's weights (one source).
+KNOCKOUT_VALUE = Fraction(1)  # the opponent is Deactivated (and -1 when this side is)
+EFFECT_VALUE = Fraction(1, 2)  # this side's Purple effect lands
+
+
+def consequence_value(attacker: Segment, defender: Segment, for_attacker: bool) -> Fraction:
+    """What this pair of results is worth to one side, counted as the balance rating counts it:
+    +1 for knocking the opponent out, +1/2 for landing its own effect, -1 for being knocked out.
+    A Blue wash, a Purple win without effect and a draw are worth 0, whoever "wins" them."""
+    winner = resolve(attacker, defender)
     if winner is Outcome.DRAW:
-        return 0
-    return 1 if (winner is Outcome.ATTACKER) == for_attacker else -1
+        return Fraction(0)
+    consequence = _consequence(winner, attacker, defender)
+    own = (winner is Outcome.ATTACKER) == for_attacker
+    if consequence == "deactivate":
+        return KNOCKOUT_VALUE if own else -KNOCKOUT_VALUE
+    if consequence == "effect" and own:
+        return EFFECT_VALUE
+    return Fraction(0)
 
 
 def _spin_pairs(attacker: Side, defender: Side) -> dict[tuple[int, int], int]:
     """Weight of each final (attacker segment, defender segment) pair, over total^spins.
 
-    With a re-spin, the holder sees both results and spins again when the expected result of a
-    re-spin is better than what it has (win = +1, draw = 0, loss = -1); the second result is final.
+    With a re-spin, the holder sees both results and spins again when the expected consequences of a
+    re-spin (`consequence_value`) are worth more than those of what it has; the second result is final.
     Only one side may hold a re-spin in a battle (only the mover's owner plays a module).
     """
     a_disk, d_disk = spun_disks(attacker, defender)
@@ -130,14 +145,15 @@ def _spin_pairs(attacker: Side, defender: Side) -> dict[tuple[int, int], int]:
             if holder is None:
                 pairs[(i, j)] = pairs.get((i, j), 0) + weight
                 continue
-            own_disk, own_total = (a_disk, a_total) if holder == "attacker" else (d_disk, d_total)
-            keep = _utility(resolve(a, d), holder == "attacker")
-            # expected utility of a re-spin, compared exactly: sum(size * u) versus keep * total
-            respun = sum(s.size * _utility(resolve(s, d) if holder == "attacker" else resolve(a, s),
-                                           holder == "attacker") for s in own_disk)
+            mine = holder == "attacker"
+            own_disk, own_total = (a_disk, a_total) if mine else (d_disk, d_total)
+            keep = consequence_value(a, d, mine)
+            # expected value of a re-spin, compared exactly: sum(size * value) versus keep * total
+            respun = sum(s.size * consequence_value(s, d, True) if mine else s.size * consequence_value(a, s, False)
+                         for s in own_disk)
             if respun > keep * own_total:
                 for k, s in enumerate(own_disk):
-                    key = (k, j) if holder == "attacker" else (i, k)
+                    key = (k, j) if mine else (i, k)
                     pairs[key] = pairs.get(key, 0) + weight * s.size
             else:
                 pairs[(i, j)] = pairs.get((i, j), 0) + weight * own_total
@@ -152,20 +168,24 @@ def battle_odds(attacker: Side, defender: Side) -> BattleOdds:
     odds = BattleOdds()
     # A confused unit first spins for a self-hit: landing on White/Gold, it hits itself and is
     # Deactivated; the battle against the opponent does not happen (spec 001), or its own result is
-    # void (spec 000: the extra spin). Both mean: self-hit probability first, then the battle.
+    # void (spec 000: the extra spin). Both mean: self-hit probability first, then the battle. When both
+    # units are confused each spins on its own (independent spins); if both hit themselves, both are
+    # Deactivated and nobody wins: a draw.
     self_hit_a = _self_hit_share(attacker, a_disk)
     self_hit_d = _self_hit_share(defender, d_disk)
-    if self_hit_a:
-        odds.attacker_deactivated += self_hit_a
-        odds.defender_wins += self_hit_a
-        odds.outcomes.append(PairOutcome(None, None, Outcome.DEFENDER, self_hit_a, "self-hit"))
-    remaining = 1 - self_hit_a
-    if self_hit_d:
-        share = remaining * self_hit_d
-        odds.defender_deactivated += share
-        odds.attacker_wins += share
-        odds.outcomes.append(PairOutcome(None, None, Outcome.ATTACKER, share, "self-hit"))
-        remaining -= share
+    for share, winner, consequence in (
+            (self_hit_a * (1 - self_hit_d), Outcome.DEFENDER, "self-hit"),
+            ((1 - self_hit_a) * self_hit_d, Outcome.ATTACKER, "self-hit"),
+            (self_hit_a * self_hit_d, Outcome.DRAW, "both self-hit")):
+        if not share:
+            continue
+        odds.outcomes.append(PairOutcome(None, None, winner, share, consequence))
+        odds.attacker_deactivated += share if winner is not Outcome.ATTACKER else 0
+        odds.defender_deactivated += share if winner is not Outcome.DEFENDER else 0
+        odds.attacker_wins += share if winner is Outcome.ATTACKER else 0
+        odds.defender_wins += share if winner is Outcome.DEFENDER else 0
+        odds.draw += share if winner is Outcome.DRAW else 0
+    remaining = (1 - self_hit_a) * (1 - self_hit_d)
     pairs = _spin_pairs(attacker, defender)
     denominator = sum(pairs.values())
     for (i, j), weight in sorted(pairs.items()):
