@@ -281,3 +281,42 @@ def test_odds_json_effect_fraction_and_text_status_names(capsys) -> None:
     assert main(["odds", "v-pka", "a-sqt", "--defender-status", "sleep"]) == 0
     out = capsys.readouterr().out
     assert "with defender Sleep" in out and "a-sqt deactivated" in out
+
+
+@pytest.fixture
+def looping_project(tmp_path, capsys):
+    """A duel-protocol project whose T-1 -> T-2 -> T-3 chain loops back to T-1."""
+    project = tmp_path / "loop"
+    assert main(["new", str(project), "--theme", "duel-protocol"]) == 0
+    t3 = project / "unit_data" / "t-3.yaml"
+    t3.write_text(t3.read_text(encoding="utf-8").replace("\ndisk:", "\nupgrades_to: t-1\ndisk:"), encoding="utf-8")
+    capsys.readouterr()
+    return project
+
+
+def test_upgrade_cycles_never_crash_odds(looping_project, capsys) -> None:
+    from toolkit.rules.roster import looping_units, upgrade_stages
+
+    database = load_database(find_datasets(looping_project)[0][0])
+    units = database.unit_defs()
+    assert looping_units(units) == {"t-1", "t-2", "t-3"}
+    stages = upgrade_stages(units)  # no exception: the loop's units simply have no stage
+    assert "t-1" not in stages and stages["f-5"] == 1 and stages["v-k4"] == 0
+    # the other units still fight: v-k4's 84 non-Miss of 96 beat sq-7's Bubble and Miss (44): 77/192
+    assert main(["odds", "v-k4", "sq-7", "--data", str(looping_project), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact"]["attacker_wins"] == "77/192"
+    for pair in (["t-1", "sq-7"], ["sq-7", "t-3"]):
+        assert main(["odds", *pair, "--data", str(looping_project)]) == 1
+        err = capsys.readouterr().err
+        assert "upgrade chain loops (t-1 -> t-2 -> t-3 -> t-1)" in err and "internal error" not in err
+
+
+def test_upgrade_cycles_never_crash_balance(looping_project, tmp_path, capsys) -> None:
+    out = tmp_path / "out"
+    assert main(["balance", str(looping_project), "--out", str(out)]) == 1  # a validation error: X003
+    captured = capsys.readouterr()
+    assert "X003" in captured.out + captured.err and "internal error" not in captured.err
+    assert main(["balance", str(looping_project), "--skip-invalid", "--out", str(out)]) == 0
+    assert "left out 3 units" in capsys.readouterr().out
+    rows = (out / "duel-protocol" / "matchups.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 1 + 17 * 17 and not any(row.startswith(("t-1,", "t-2,", "t-3,")) for row in rows)

@@ -8,10 +8,15 @@ from fractions import Fraction
 
 from toolkit.database import Database
 from toolkit.model import Module, Unit
-from toolkit.problems import UsageError
+from toolkit.problems import DuelkitError, UsageError
+from toolkit.rules.balance import unplayable
 from toolkit.rules.odds import BattleNotPossible, BattleOdds, Side, battle_odds, spun_disks
 from toolkit.rules.roster import upgrade_stages
 from toolkit.theme import Theme
+
+
+class UnitNotPlayable(DuelkitError):
+    """A unit of the battle has rule problems (a broken Data Disk, an upgrade loop): exit 1."""
 
 
 class BattleRefused(UsageError):
@@ -75,6 +80,11 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
                  module_id: str | None = None) -> BattleSetup:
     """Stages default to each unit's place in its upgrade chain; a module is played by the attacker."""
     attacker, defender = _unit(database, attacker_id), _unit(database, defender_id)
+    reasons = unplayable(database.unit_defs())
+    broken = [f"{uid}: {reasons[uid]}" for uid in dict.fromkeys((attacker_id, defender_id)) if uid in reasons]
+    if broken:
+        raise UnitNotPlayable(f"cannot compute these odds ({'; '.join(broken)}); `duelkit validate` shows "
+                              "what to fix")
     stages = upgrade_stages(database.unit_defs())
     extra = ModuleEffect()
     if module_id is not None:

@@ -219,12 +219,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise UsageError("both units exist in several themes; choose one with --theme "
                          + " / ".join(db.theme.id for db in candidates))
     database = candidates[0]
-    from toolkit.rules.balance import playable
-
-    broken = [uid for uid in (args.unit_a, args.unit_b) if uid not in playable(database.unit_defs())]
-    if broken:
-        raise DuelkitError(f"the Data Disk of {' and '.join(broken)} breaks the rules; "
-                           f"`duelkit validate` shows what to fix")
     setup = setup_battle(database, args.unit_a, args.unit_b, attacker_status=args.attacker_status,
                          defender_status=args.defender_status, attacker_stage=args.attacker_stage,
                          defender_stage=args.defender_stage, module_id=args.module)
@@ -256,8 +250,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         units = playable(database.unit_defs())
         left_out = len(database.unit_defs()) - len(units)
         if left_out or database.has_errors:
-            _out(f"{database.theme.id}: left out {left_out} units whose Data Disk breaks the rules and any file "
-                 "that failed to load (`duelkit validate` lists them)")
+            _out(f"{database.theme.id}: left out {left_out} units with rule problems (a broken Data Disk, an "
+                 "upgrade loop) and any file that failed to load (`duelkit validate` lists them)")
         started = time.perf_counter()
         result = balance(units)
         seconds = time.perf_counter() - started

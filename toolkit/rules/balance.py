@@ -14,7 +14,7 @@ from toolkit.model import Unit
 from toolkit.rules.disk import check_disk, with_upgrade
 from toolkit.rules.matchups import Matchup, Profile, matchup
 from toolkit.rules.odds import EFFECT_VALUE
-from toolkit.rules.roster import upgrade_stages
+from toolkit.rules.roster import looping_units, upgrade_cycles, upgrade_stages
 
 EFFECT_WEIGHT = float(EFFECT_VALUE)  # a landed effect counts half a knockout (odds.py: the re-spin uses it too)
 OUTLIER_WIN = 0.6  # a unit that beats this often ...
@@ -59,11 +59,24 @@ class Balance:
         return self.matrix[index[attacker]][index[defender]]
 
 
+def unplayable(units: Mapping[str, Unit]) -> dict[str, str]:
+    """Why a unit cannot fight, by id: its Data Disk breaks a rule (sizes, fields), or its upgrade chain
+    loops so it has no stage. Odds and balance refuse or leave out these units and work for the rest."""
+    reasons = {uid: "its Data Disk breaks the rules" for uid, unit in units.items()
+               if any(not finding.warning for finding in check_disk(unit.disk))}
+    cycles = upgrade_cycles(units)
+    for uid in sorted(looping_units(units)):
+        loop = next((cycle for cycle in cycles if uid in cycle), None)
+        chain = " -> ".join([*loop, loop[0]]) if loop else "a loop"
+        reasons.setdefault(uid, f"its upgrade chain loops ({chain})")
+    return dict(sorted(reasons.items()))
+
+
 def playable(units: Mapping[str, Unit]) -> dict[str, Unit]:
-    """Units whose Data Disk breaks no rule (sizes sum to 96, fields fit their colours): the ones a
-    balance computation can use when the rest of a database still has problems."""
-    return {uid: unit for uid, unit in sorted(units.items())
-            if not any(not finding.warning for finding in check_disk(unit.disk))}
+    """Units that can fight (see `unplayable`): the ones a balance computation can use when the rest
+    of a database still has problems."""
+    reasons = unplayable(units)
+    return {uid: unit for uid, unit in sorted(units.items()) if uid not in reasons}
 
 
 def balance(units: Mapping[str, Unit]) -> Balance:

@@ -32,11 +32,25 @@ def upgrade_cycles(units: Mapping[str, Unit]) -> list[list[str]]:
     return sorted(cycles)
 
 
-def upgrade_stages(units: Mapping[str, Unit]) -> dict[str, int]:
-    """Each unit's stage: 0 for a base form, 1 for its first upgrade, ... (the longest chain leading to it)."""
+def looping_units(units: Mapping[str, Unit]) -> set[str]:
+    """Units with no upgrade stage: on an upgrade cycle, or upgraded into from one (validation reports
+    the cycle as X003; odds and balance leave these units out and keep working for the rest)."""
     graph = upgrade_graph(units)
-    if not nx.is_directed_acyclic_graph(graph):
-        raise ValueError("upgrade chains contain a cycle")
+    looping: set[str] = set()
+    for component in nx.strongly_connected_components(graph):
+        node = next(iter(component))
+        if len(component) > 1 or graph.has_edge(node, node):
+            looping |= component
+    for node in list(looping):
+        looping |= nx.descendants(graph, node)
+    return looping
+
+
+def upgrade_stages(units: Mapping[str, Unit]) -> dict[str, int]:
+    """Each unit's stage: 0 for a base form, 1 for its first upgrade, ... (the longest chain leading to it).
+    Units on or after an upgrade cycle have no stage and are left out (see `looping_units`)."""
+    graph = upgrade_graph(units)
+    graph.remove_nodes_from(looping_units(units))
     stages: dict[str, int] = {}
     for node in nx.topological_sort(graph):
         stages[node] = max((stages[parent] + 1 for parent in graph.predecessors(node)), default=0)
