@@ -74,6 +74,11 @@ def _output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
     return root / subfolder if subfolder else root
 
 
+def _output_home(args: argparse.Namespace) -> Path | None:
+    """Where a default output folder must stay (the project, or the working folder); None for --out."""
+    return None if args.out else (args.data_dir or Path.cwd())
+
+
 def _wanted_games(args: argparse.Namespace, sword_ok: bool) -> set[str]:
     wanted = set(args.game or [])
     known = [*theme_ids(), SWORD_GAME_ID] if sword_ok else theme_ids()
@@ -139,7 +144,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             files = kit_files(components, theme.terms.game, args.svg,
                               on_render=lambda name, tid=theme.id: advance(f"{tid}: {name}.pdf"))
             target = out_root / theme.id
-            replace_folder(target, files)
+            replace_folder(target, files, _output_home(args))
             pages = sum(len(c.pages) for c in components)
             _out(f"{theme.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
                  f"{time.perf_counter() - started:.1f} s)")
@@ -166,7 +171,7 @@ def _build_sword(root: Path, out_root: Path, args: argparse.Namespace) -> int:
     components = build_sword_components(SwordContext(sword, args.paper))
     files = kit_files(components, GAME_NAME, args.svg)
     target = out_root / SWORD_GAME_ID
-    replace_folder(target, files)
+    replace_folder(target, files, _output_home(args))
     pages = sum(len(c.pages) for c in components)
     _out(f"{SWORD_GAME_ID}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
          f"{time.perf_counter() - started:.1f} s)")
@@ -269,7 +274,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             "matchups.csv": matchups_csv(result).encode("utf-8"),
         }
         target = out_root / database.theme.id
-        replace_folder(target, files)
+        replace_folder(target, files, _output_home(args))
         n = len(result.unit_ids)
         _out(f"{database.theme.id}: {n} units, {n * n} matchups in {seconds:.2f} s; wrote {target}/")
         for rank, rating in enumerate(result.ratings[:3], start=1):
@@ -308,7 +313,7 @@ def cmd_reference(args: argparse.Namespace) -> int:
                 "manual.html": html.encode("utf-8"),
             }
             target = out_root / database.theme.id
-            replace_folder(target, files)
+            replace_folder(target, files, _output_home(args))
             _out(f"{database.theme.id}: wrote manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf "
                  f"and manual.html to {target}/")
     return EXIT_OK
