@@ -113,3 +113,168 @@ def test_balance_and_reference_refuse_unmarked_folders_too(
     shutil.rmtree(target)
     assert main([*command, str(base_project)]) == 0
     assert (target / name).is_file() and (target / MARK_FILE).is_file()
+
+
+# --- item 10: atomic in fact -------------------------------------------------------------------------
+
+OLD_KIT = {"kit.pdf": b"old kit", "board.pdf": b"old board"}
+NEW_KIT = {"kit.pdf": b"new kit", "tokens.pdf": b"new tokens"}
+
+
+class _Killed(BaseException):
+    """Stands in for a kill: like SIGKILL, nothing after it runs (the roll-back is switched off too)."""
+
+
+def _kit(folder: Path) -> dict[str, bytes] | None:
+    if not folder.is_dir():
+        return None
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.name != MARK_FILE}
+
+
+def _killed_at_write(n: int):
+    """`_write_file` that is killed on its n-th call (the mark is the first file written)."""
+    from toolkit import output
+
+    original, calls = output._write_file, []
+
+    def write(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == n:
+            raise _Killed
+        return original(*args, **kwargs)
+
+    return write
+
+
+@pytest.mark.parametrize("step", ["_stage", "mid-stage", "_set_aside", "_move_in", "_discard"])
+def test_a_kill_between_any_two_steps_leaves_a_kit_and_the_next_build_recovers(
+        tmp_path: Path, monkeypatch, step: str) -> None:
+    from toolkit import output
+
+    out = tmp_path / "out"
+    output.replace_folder(out / "duel-protocol", OLD_KIT)
+
+    def killed(*args, **kwargs):
+        raise _Killed
+
+    if step == "mid-stage":  # killed halfway through writing the new files
+        monkeypatch.setattr(output, "_write_file", _killed_at_write(3))
+    else:  # killed just before this step (before `_stage`: the staging folder is made, still empty)
+        monkeypatch.setattr(output, step, killed)
+    monkeypatch.setattr(output, "_roll_back", lambda *args: None)
+    with pytest.raises(_Killed):
+        output.replace_folder(out / "duel-protocol", NEW_KIT)
+    monkeypatch.undo()
+
+    left = _kit(out / "duel-protocol")
+    if step == "_move_in":  # the one gap: between the two renames the old kit is aside, under a marked name
+        assert left is None and any(".duelkit-old-" in name for name in os.listdir(out))
+    else:
+        assert left in (OLD_KIT, NEW_KIT)
+    assert [name for name in os.listdir(out) if ".duelkit-new-" in name or ".duelkit-old-" in name]
+
+    with output.OutputFolder(out):  # the next command to write there recovers, then cleans up
+        pass
+    assert _kit(out / "duel-protocol") == (NEW_KIT if step == "_discard" else OLD_KIT)
+    assert sorted(os.listdir(out)) == [".duelkit-lock", "duel-protocol"]
+    output.replace_folder(out / "duel-protocol", NEW_KIT)
+    assert _kit(out / "duel-protocol") == NEW_KIT
+
+
+@pytest.mark.parametrize("step", ["_write_file", "_set_aside", "_move_in"])
+def test_a_failure_at_any_step_rolls_back_to_the_old_kit(tmp_path: Path, monkeypatch, step: str) -> None:
+    from toolkit import output
+    from toolkit.problems import DuelkitError
+
+    out = tmp_path / "out"
+    output.replace_folder(out / "duel-protocol", OLD_KIT)
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, step, disk_full)
+    with pytest.raises(DuelkitError, match="No space left"):
+        output.replace_folder(out / "duel-protocol", NEW_KIT)
+    assert _kit(out / "duel-protocol") == OLD_KIT
+    assert sorted(os.listdir(out)) == [".duelkit-lock", "duel-protocol"]
+
+
+def test_leftovers_duelkit_did_not_mark_are_left_alone(tmp_path: Path) -> None:
+    from toolkit import output
+
+    out = tmp_path / "out"
+    (out / ".duel-protocol.duelkit-old-abc").mkdir(parents=True)
+    (out / ".duel-protocol.duelkit-old-abc" / "mine.txt").write_text("not duelkit's", encoding="utf-8")
+    output.replace_folder(out / "duel-protocol", NEW_KIT)
+    assert (out / ".duel-protocol.duelkit-old-abc" / "mine.txt").is_file()
+    assert _kit(out / "duel-protocol") == NEW_KIT
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to name the fsync'd files")
+def test_files_and_the_folder_are_flushed_before_the_swap(tmp_path: Path, monkeypatch) -> None:
+    from toolkit import output
+
+    events: list[str] = []
+    real_fsync, real_move_in = os.fsync, output._move_in
+
+    def fsync(fd: int) -> None:
+        events.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    def move_in(staging: Path, target: Path) -> None:
+        events.append("swap")
+        real_move_in(staging, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(output, "_move_in", move_in)
+    output.replace_folder(tmp_path / "duel-protocol", NEW_KIT)
+    before = events[:events.index("swap")]
+    staging = Path(before[-1])  # the staging folder itself, synced after its files
+    assert ".duelkit-new-" in staging.name
+    assert {str(staging / name) for name in [*NEW_KIT, MARK_FILE]} <= set(before)
+
+
+def test_two_builds_at_once_one_completes_the_other_is_told(
+        tmp_path: Path, base_project: Path, monkeypatch, capsys) -> None:
+    import threading
+
+    from toolkit import output
+
+    started, release = threading.Event(), threading.Event()
+    real_stage = output._stage
+
+    def slow_stage(*args, **kwargs):
+        if not started.is_set():  # the first build pauses while writing, holding the lock
+            started.set()
+            release.wait(30)
+        return real_stage(*args, **kwargs)
+
+    monkeypatch.setattr(output, "_stage", slow_stage)
+    out = tmp_path / "out"
+    codes: list[int] = []
+    first = threading.Thread(target=lambda: codes.append(main(["build", str(base_project), "--out", str(out)])))
+    first.start()
+    assert started.wait(30)
+    assert main(["build", str(base_project), "--out", str(out)]) == 1
+    assert "another duelkit command is writing" in capsys.readouterr().err
+    release.set()
+    first.join(30)
+    assert codes == [0]
+    kit = _kit(out / "duel-protocol")
+    assert kit is not None and "kit.pdf" in kit and kit["kit.pdf"].startswith(b"%PDF")
+    assert sorted(os.listdir(out)) == [".duelkit-lock", "duel-protocol"]
+
+
+def test_a_second_process_is_refused_while_the_folder_is_locked(tmp_path: Path, base_project: Path) -> None:
+    import subprocess
+    import sys
+
+    from toolkit.output import OutputFolder
+
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    with OutputFolder(out):
+        done = subprocess.run([sys.executable, "-m", "toolkit", "build", str(base_project), "--out", str(out)],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1 and "another duelkit command is writing" in done.stderr
+    assert not (out / "duel-protocol").exists()
