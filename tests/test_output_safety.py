@@ -3,8 +3,12 @@ stays atomic under faults and concurrent runs, and reports unreadable or special
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -278,3 +282,213 @@ def test_a_second_process_is_refused_while_the_folder_is_locked(tmp_path: Path, 
                               capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 1 and "another duelkit command is writing" in done.stderr
     assert not (out / "duel-protocol").exists()
+
+
+# --- item 7: nothing outside the project is read through a link ---------------------------------------
+
+SECRET = "TOPSECRET-DO-NOT-PRINT"
+
+
+def _outside_file(tmp_path: Path, text: str) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    path = outside / "secret.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _validate_json(project: Path | None, capsys) -> tuple[int, list[dict], str]:
+    import json
+
+    code = main(["validate", *([str(project)] if project else []), "--format", "json"])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out), captured.out + captured.err
+
+
+@pytest.mark.parametrize("content", [
+    (FIXTURES / "base" / "unit_data" / "alpha.yaml").read_text(encoding="utf-8").replace("alpha", "stolen"),
+    f"id: [unclosed\n{SECRET}: x\n"])
+def test_unit_file_linking_outside_is_reported_at_the_link_and_not_read(
+        tmp_path: Path, base_project: Path, capsys, content: str) -> None:
+    secret = _outside_file(tmp_path, content)
+    (base_project / "unit_data" / "leak.yaml").symlink_to(secret)
+    code, problems, text = _validate_json(base_project, capsys)
+    assert code == 1
+    assert [(p["code"], p["file"]) for p in problems] == [("F001", str(base_project / "unit_data" / "leak.yaml"))]
+    assert SECRET not in text and "stolen" not in text  # not read, not quoted
+    assert str(secret.parent) not in text  # the link is named, never its target
+
+
+@pytest.mark.parametrize("link", ["unit_data", "modules", "unit_data/squads"])
+def test_data_folder_linking_outside_is_reported_at_the_link(
+        tmp_path: Path, base_project: Path, capsys, link: str) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(base_project / link, elsewhere)
+    shutil.rmtree(base_project / link)
+    (base_project / link).symlink_to(elsewhere)
+    code, problems, _ = _validate_json(base_project, capsys)
+    assert code == 1
+    assert ("F001", str(base_project / link)) in [(p["code"], p["file"]) for p in problems]
+
+
+def test_links_inside_the_project_are_followed(base_project: Path, capsys) -> None:
+    (base_project / "shared").mkdir()
+    (base_project / "unit_data" / "more.yaml").rename(base_project / "shared" / "more.yaml")
+    (base_project / "unit_data" / "more.yaml").symlink_to(base_project / "shared" / "more.yaml")
+    (base_project / "unit_data" / "loop").symlink_to(base_project / "unit_data")  # read once, not forever
+    code, problems, _ = _validate_json(base_project, capsys)
+    assert (code, problems) == (0, [])
+
+
+def test_project_file_linking_outside_is_not_read(tmp_path: Path, base_project: Path, capsys) -> None:
+    secret = _outside_file(tmp_path, f"theme: duel-protocol\nname: {SECRET}\n")
+    (base_project / "duelkit.yaml").unlink()
+    (base_project / "duelkit.yaml").symlink_to(secret)
+    code, problems, text = _validate_json(base_project, capsys)
+    assert code == 1 and [p["code"] for p in problems] == ["F001"]
+    assert problems[0]["file"] == str(base_project / "duelkit.yaml") and SECRET not in text
+
+
+def test_sword_techniques_linking_outside_are_not_read(tmp_path: Path, capsys) -> None:
+    project = tmp_path / "sword"
+    assert main(["new", str(project), "--theme", "sword-duel"]) == 0
+    first = sorted((project / "techniques").glob("*.yaml"))[0]
+    secret = _outside_file(tmp_path, first.read_text(encoding="utf-8"))
+    first.unlink()
+    first.symlink_to(secret)
+    capsys.readouterr()
+    code, problems, _ = _validate_json(project, capsys)
+    assert code == 1 and ("F001", str(first)) in [(p["code"], p["file"]) for p in problems]
+
+
+def test_bundled_data_is_read_as_a_project_too(tmp_path: Path, monkeypatch, capsys) -> None:
+    import toolkit.database
+
+    bundle = _bundled_layout(tmp_path / "bundle")
+    secret = _outside_file(tmp_path, f"{SECRET}: 1\n")
+    (bundle / "unit_data" / "duel-protocol" / "leak.yaml").symlink_to(secret)
+    monkeypatch.setattr(toolkit.database, "bundled_root", lambda: bundle)
+    code, problems, text = _validate_json(None, capsys)
+    assert code == 1 and SECRET not in text
+    leak = bundle / "unit_data" / "duel-protocol" / "leak.yaml"
+    assert [p["file"] for p in problems if p["code"] == "F001"] == [str(leak)]
+
+
+@pytest.mark.parametrize("link", ["templates", "templates/manual.html.j2"])
+def test_template_linking_outside_is_refused_and_not_quoted(
+        tmp_path: Path, base_project: Path, capsys, link: str) -> None:
+    outside = tmp_path / "outside-templates"
+    outside.mkdir()
+    (outside / "manual.html.j2").write_text(f"{{{{ {SECRET} }}}}", encoding="utf-8")
+    if link == "templates":
+        (base_project / "templates").symlink_to(outside)
+    else:
+        (base_project / "templates").mkdir()
+        (base_project / "templates" / "manual.html.j2").symlink_to(outside / "manual.html.j2")
+    assert main(["reference", str(base_project)]) == 1
+    err = capsys.readouterr().err
+    assert f"{base_project / link}: symbolic link that leads outside the project" in err
+    assert SECRET not in err and str(outside) not in err
+    assert not (base_project / "output" / "reference" / "duel-protocol").exists()
+
+
+# --- item 11: special and unreadable files are located errors ------------------------------------------
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    """The command line in a child process with a time limit: a FIFO that hangs fails the test, not the suite."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
+    return subprocess.run([sys.executable, "-m", "toolkit", *args], capture_output=True, text=True, env=env,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("place", ["unit_data/pipe.yaml", "modules/pipe.yml", "duelkit.yaml"])
+def test_a_fifo_never_hangs_the_loader(base_project: Path, place: str) -> None:
+    path = base_project / place
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+    done = _cli("validate", str(base_project), "--format", "json")
+    assert done.returncode == 1, done.stderr
+    assert [(p["code"], p["file"]) for p in json.loads(done.stdout)] == [("F002", str(path))]
+    assert "named pipe" in json.loads(done.stdout)[0]["message"]
+
+
+def test_a_fifo_template_never_hangs_reference(base_project: Path) -> None:
+    (base_project / "templates").mkdir()
+    os.mkfifo(base_project / "templates" / "manual.html.j2")
+    done = _cli("reference", str(base_project))
+    assert done.returncode == 1 and "manual.html.j2: a named pipe (FIFO), not a regular file" in done.stderr
+
+
+def test_a_socket_and_a_device_are_reported(base_project: Path, capsys) -> None:
+    import socket
+
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(base_project / "unit_data" / "sock.yaml"))
+    device = base_project / "unit_data" / "null.yaml"
+    try:
+        os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+        made_device = True
+    except OSError:  # not permitted in this sandbox: the socket is still checked
+        made_device = False
+    try:
+        code, problems, _ = _validate_json(base_project, capsys)
+    finally:
+        server.close()
+    assert code == 1
+    found = {(p["file"].rsplit("/", 1)[-1], p["code"]) for p in problems}
+    assert ("sock.yaml", "F002") in found
+    assert ("null.yaml", "F002") in found or not made_device
+
+
+def test_a_file_where_a_folder_belongs_is_reported(base_project: Path, capsys) -> None:
+    shutil.rmtree(base_project / "modules")
+    (base_project / "modules").write_text("not a folder", encoding="utf-8")
+    code, problems, _ = _validate_json(base_project, capsys)
+    assert code == 1
+    assert ("F002", str(base_project / "modules")) in [(p["code"], p["file"]) for p in problems]
+
+
+def test_an_unreadable_file_is_reported(base_project: Path, monkeypatch, capsys) -> None:
+    # tests run as root, where chmod 000 does not stop reading: refuse the open the way the kernel would
+    locked = str(base_project / "unit_data" / "more.yaml")
+    real_open = os.open
+
+    def open_(path, *args, **kwargs):
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_)
+    code, problems, _ = _validate_json(base_project, capsys)
+    assert code == 1
+    found = [p for p in problems if p["code"].startswith("F")]
+    assert [(p["code"], p["file"]) for p in found] == [("F003", locked)]
+    assert "Permission denied" in found[0]["message"]
+
+
+def test_a_folder_that_cannot_be_listed_is_reported(base_project: Path, monkeypatch, capsys) -> None:
+    locked = str(base_project / "unit_data" / "squads")
+    real_listdir = os.listdir
+
+    def listdir(path="."):
+        if str(path) == locked:
+            raise PermissionError(13, "Permission denied", path)
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    code, problems, _ = _validate_json(base_project, capsys)
+    assert code == 1
+    assert ("F003", locked) in [(p["code"], p["file"]) for p in problems]
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="root reads files and lists folders whatever their mode")
+def test_chmod_000_file_and_folder_are_reported(base_project: Path, capsys) -> None:
+    os.chmod(base_project / "unit_data" / "more.yaml", 0)
+    os.chmod(base_project / "unit_data" / "squads", 0)
+    try:
+        code, problems, _ = _validate_json(base_project, capsys)
+    finally:
+        os.chmod(base_project / "unit_data" / "more.yaml", 0o644)
+        os.chmod(base_project / "unit_data" / "squads", 0o755)
+    assert code == 1 and {p["code"] for p in problems} >= {"F003"}

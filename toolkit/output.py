@@ -137,7 +137,7 @@ def check_replaceable(target: Path) -> None:
 
 def check_inside(folder: Path, project: Path) -> None:
     """A default output folder must stay inside the project: a shipped link (`output -> ..`) is refused."""
-    real, home = folder.resolve(), project.resolve()
+    real, home = Path(os.path.realpath(folder)), Path(os.path.realpath(project))
     if real != home and home not in real.parents:
         raise OutputRefused(f"'{folder}' leads outside '{project}' through a symbolic link; duelkit does "
                             "not write there. Remove the link or choose a folder with --out")
