@@ -492,3 +492,65 @@ def test_chmod_000_file_and_folder_are_reported(base_project: Path, capsys) -> N
         os.chmod(base_project / "unit_data" / "more.yaml", 0o644)
         os.chmod(base_project / "unit_data" / "squads", 0o755)
     assert code == 1 and {p["code"] for p in problems} >= {"F003"}
+
+
+# --- item 14: SVG names never collide --------------------------------------------------------------------
+
+def test_a_unit_and_a_module_called_back_keep_their_own_svg_and_the_card_backs_stay(
+        tmp_path: Path, base_project: Path) -> None:
+    alpha = (base_project / "unit_data" / "alpha.yaml").read_text(encoding="utf-8")
+    unit = alpha.replace("id: alpha", "id: back").replace("Alpha Scout", "Backstop Unit")
+    (base_project / "unit_data" / "back.yaml").write_text(unit.replace("upgrades_to: alpha-prime\n", ""),
+                                                         encoding="utf-8")
+    module = (base_project / "modules" / "x-attack.yaml").read_text(encoding="utf-8")
+    (base_project / "modules" / "back.yaml").write_text(
+        module.replace("id: x-attack", "id: back").replace("X Attack", "Backfire"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", str(base_project), "--svg", "--out", str(out)]) == 0
+    kit = out / "duel-protocol"
+    assert "Backstop" in (kit / "schematic-back.svg").read_text(encoding="utf-8")
+    assert "Backstop" not in (kit / "back-schematic.svg").read_text(encoding="utf-8")
+    assert "Backstop" in (kit / "spinner-back.svg").read_text(encoding="utf-8")
+    assert "Backfire" in (kit / "module-back.svg").read_text(encoding="utf-8")
+    assert "Backfire" not in (kit / "back-module.svg").read_text(encoding="utf-8")
+
+
+def test_a_technique_called_back_keeps_its_own_svg(tmp_path: Path) -> None:
+    project = tmp_path / "sword"
+    assert main(["new", str(project), "--theme", "sword-duel"]) == 0
+    for path in (project / "techniques" / "irimi.yaml", project / "techniques" / "kits" / "standard.yaml"):
+        path.write_text(path.read_text(encoding="utf-8").replace("irimi", "back"), encoding="utf-8")
+    assert main(["build", str(project), "--svg", "--out", str(tmp_path / "out")]) == 0
+    kit = tmp_path / "out" / "sword-duel"
+    assert "Irimi" in (kit / "technique-back.svg").read_text(encoding="utf-8")
+    assert "Irimi" not in (kit / "back-technique.svg").read_text(encoding="utf-8")
+    assert {"back-role.svg", "back-action-a.svg", "back-action-b.svg"} <= set(os.listdir(kit))
+
+
+def test_every_svg_piece_of_every_kit_has_a_name_of_its_own() -> None:
+    from toolkit.database import find_datasets, load_database
+    from toolkit.kit.build import build_components
+    from toolkit.kit.sword_kit import build_sword_components
+    from toolkit.paths import bundled_root
+    from toolkit.sword.context import SwordContext
+    from toolkit.sword.data import load_sword
+
+    kits = [list(build_components(load_database(ds), "a4")) for ds in find_datasets(None)[0]]
+    kits.append(build_sword_components(SwordContext(load_sword(bundled_root()), "a4")))
+    for components in kits:
+        names = [f"{slug}.svg" for c in components for slug, _ in c.pieces] + [f"{c.name}.pdf" for c in components]
+        assert len(names) == len(set(names))
+        backs = [name for name in names if "back" in name and not name.startswith(("back-", "print-test-"))]
+        assert backs == []  # a back is `back-<kind>`, outside every `<kind>-<id>` namespace
+
+
+def test_two_pieces_with_one_name_stop_the_build_instead_of_overwriting() -> None:
+    from toolkit.kit.component import Component
+    from toolkit.output import kit_files
+    from toolkit.problems import DuelkitError
+    from toolkit.render.scene import Page
+
+    page = Page(10, 10, [])
+    twice = Component("cards", "Cards", pages=[page], pieces=[("card-x", page), ("card-x", page)])
+    with pytest.raises(DuelkitError, match="card-x.svg"):
+        kit_files([twice], "Game", svg=True)

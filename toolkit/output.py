@@ -63,17 +63,25 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
     files: dict[str, bytes] = {}
     for component in components:
         name = safe_name(component.name)
-        files[f"{name}.pdf"] = render_pdf(Document(f"{title}: {component.title}", component.pages))
+        _add_once(files, f"{name}.pdf", render_pdf(Document(f"{title}: {component.title}", component.pages)))
         if on_render:
             on_render(name)
         if svg:
             for slug, page in component.pieces:
-                files[f"{safe_name(slug)}.svg"] = render_svg(page, slug).encode("utf-8")
+                _add_once(files, f"{safe_name(slug)}.svg", render_svg(page, slug).encode("utf-8"))
     all_pages = [page for component in components for page in component.pages]
-    files[KIT_FILE] = render_pdf(Document(f"{title}: print-and-play kit", all_pages))
+    _add_once(files, KIT_FILE, render_pdf(Document(f"{title}: print-and-play kit", all_pages)))
     if on_render:
         on_render("kit")
     return files
+
+
+def _add_once(files: dict[str, bytes], name: str, data: bytes) -> None:
+    """Piece names are namespaced by kind (`schematic-<id>`, `back-schematic`); should two ever meet
+    anyway, stop rather than let one silently replace the other."""
+    if name in files:
+        raise DuelkitError(f"two pieces of the kit would both be written as '{name}'; rename one of them")
+    files[name] = data
 
 
 def mark_text(names: Sequence[str]) -> str:
