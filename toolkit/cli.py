@@ -13,6 +13,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit import __version__
 from toolkit.database import SWORD_GAME_ID, find_datasets, load_board, load_database
@@ -22,6 +23,9 @@ from toolkit.project import project_themes
 from toolkit.report import format_json, format_text, summary
 from toolkit.sword.data import has_sword_data, load_sword
 from toolkit.theme import theme_ids
+
+if TYPE_CHECKING:
+    from toolkit.output import OutputFolder
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -74,7 +78,7 @@ def _output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
     return root / subfolder if subfolder else root
 
 
-def _output_folder(args: argparse.Namespace, subfolder: str, names: list[str]):
+def _output_folder(args: argparse.Namespace, subfolder: str, names: list[str]) -> OutputFolder:
     """The output folder, locked while this command writes the kit folders `names` into it. A default
     one must stay inside the project (or the working folder, for the bundled data); --out is the user's."""
     from toolkit.output import OutputFolder
@@ -158,7 +162,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _build_sword(root: Path, out, args: argparse.Namespace) -> int:
+def _build_sword(root: Path, out: OutputFolder, args: argparse.Namespace) -> int:
     """The sword-duel kit: its own data (techniques/), its own components."""
     import time
 
