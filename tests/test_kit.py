@@ -133,7 +133,7 @@ def test_failed_build_keeps_previous_output(monkeypatch, base_project: Path) -> 
     monkeypatch.setattr(build_module, "GENERATORS", build_module.GENERATORS[:3] + (("boom", explode),))
     assert main(["build", str(base_project)]) == 70
     assert {p.name: p.read_bytes() for p in target.iterdir()} == before
-    assert [p.name for p in target.parent.iterdir()] == ["duel-protocol"]  # no staging folder left
+    assert sorted(p.name for p in target.parent.iterdir()) == [".duelkit-lock", "duel-protocol"]  # no staging left
 
 
 def test_text_too_long_is_cut_and_reported(capsys, base_project: Path) -> None:

@@ -76,7 +76,7 @@ def test_one_module_card_per_module_with_backs_after_fronts(ctx: KitContext) -> 
         count = sum(isinstance(item, Group) for item in front.items)
         assert sum(isinstance(item, Group) for item in back.items) == count
     slugs = [slug for slug, _ in component.pieces]
-    assert slugs == [f"module-{mid}" for mid in modules] + ["module-back"]
+    assert slugs == [f"module-{mid}" for mid in modules] + ["back-module"]
     for _, piece in component.pieces:
         assert (piece.width, piece.height) == pytest.approx((63.5 + 2 * BLEED, 88.9 + 2 * BLEED))
 
@@ -97,8 +97,8 @@ def test_module_cards_use_the_theme_words_and_data(ctx: KitContext) -> None:
             assert str(amount) in effect_tag(module, terms)
         body = " ".join(words)
         assert all(word in body for word in module.text.split()[:3])
-    assert terms.module in texts(pieces["module-back"].items)
-    assert terms.game in texts(pieces["module-back"].items)
+    assert terms.module in texts(pieces["back-module"].items)
+    assert terms.game in texts(pieces["back-module"].items)
     assert not component.warnings
 
 
@@ -107,7 +107,7 @@ def test_module_text_stays_inside_the_safe_area(ctx: KitContext) -> None:
     from toolkit.render.fonts import text_width
 
     for slug, piece in build_modules(ctx).pieces:
-        if slug == "module-back":
+        if slug == "back-module":
             continue
         for item in flat(piece.items, -BLEED, -BLEED):
             if isinstance(item, Text):

@@ -147,7 +147,7 @@ def test_balance_ratings_and_report(units, tmp_path, capsys) -> None:
     assert ratings == sorted(ratings, reverse=True)
     assert main(["balance", "--game", "duel-protocol", "--out", str(tmp_path)]) == 0
     folder = tmp_path / "duel-protocol"
-    assert {p.name for p in folder.iterdir()} == {"balance.pdf", "balance.csv", "matchups.csv"}
+    assert {p.name for p in folder.iterdir()} == {"balance.pdf", "balance.csv", "matchups.csv", ".duelkit-output"}
     rows = (folder / "matchups.csv").read_text().splitlines()
     assert len(rows) == 1 + 20 * 20
 

@@ -13,6 +13,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit import __version__
 from toolkit.database import SWORD_GAME_ID, find_datasets, load_board, load_database
@@ -22,6 +23,9 @@ from toolkit.project import project_themes
 from toolkit.report import format_json, format_text, summary
 from toolkit.sword.data import has_sword_data, load_sword
 from toolkit.theme import theme_ids
+
+if TYPE_CHECKING:
+    from toolkit.output import OutputFolder
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 
@@ -74,6 +78,15 @@ def _output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
     return root / subfolder if subfolder else root
 
 
+def _output_folder(args: argparse.Namespace, subfolder: str, names: list[str]) -> OutputFolder:
+    """The output folder, locked while this command writes the kit folders `names` into it. A default
+    one must stay inside the project (or the working folder, for the bundled data); --out is the user's."""
+    from toolkit.output import OutputFolder
+
+    home = None if args.out else (args.data_dir or Path.cwd())
+    return OutputFolder(_output_root(args, subfolder), home, names)
+
+
 def _wanted_games(args: argparse.Namespace, sword_ok: bool) -> set[str]:
     wanted = set(args.game or [])
     known = [*theme_ids(), SWORD_GAME_ID] if sword_ok else theme_ids()
@@ -106,21 +119,22 @@ def cmd_build(args: argparse.Namespace) -> int:
     import time
 
     from toolkit.kit.build import GENERATORS, batch_allocation, build_components
-    from toolkit.output import kit_files, replace_folder
+    from toolkit.output import kit_files
 
     databases = _load_valid(args, sword_ok=True)
     if databases is None:
         return EXIT_PROBLEMS
-    out_root = _output_root(args)
     wanted = _wanted_games(args, sword_ok=True)
     sword_root = args.data_dir or bundled_root()
-    if (not wanted or SWORD_GAME_ID in wanted) and has_sword_data(sword_root):
-        if _build_sword(sword_root, out_root, args) != EXIT_OK:
-            return EXIT_PROBLEMS
-    elif SWORD_GAME_ID in wanted:
+    with_sword = (not wanted or SWORD_GAME_ID in wanted) and has_sword_data(sword_root)
+    if SWORD_GAME_ID in wanted and not with_sword:
         raise UsageError(f"{sword_root} has no techniques/ for {SWORD_GAME_ID}")
+    names = ([SWORD_GAME_ID] if with_sword else []) + [database.theme.id for database in databases]
     warnings = []
-    with batch_allocation(), _progress(len(databases) * (2 * len(GENERATORS) + 1)) as advance:
+    with _output_folder(args, "", names) as out, batch_allocation(), \
+            _progress(len(databases) * (2 * len(GENERATORS) + 1)) as advance:
+        if with_sword and _build_sword(sword_root, out, args) != EXIT_OK:
+            return EXIT_PROBLEMS
         for database in databases:
             started = time.perf_counter()
             theme = database.theme
@@ -138,8 +152,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 components.append(build_balance(KitContext(database, args.paper), result))
             files = kit_files(components, theme.terms.game, args.svg,
                               on_render=lambda name, tid=theme.id: advance(f"{tid}: {name}.pdf"))
-            target = out_root / theme.id
-            replace_folder(target, files)
+            target = out.replace(theme.id, files)
             pages = sum(len(c.pages) for c in components)
             _out(f"{theme.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
                  f"{time.perf_counter() - started:.1f} s)")
@@ -149,12 +162,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _build_sword(root: Path, out_root: Path, args: argparse.Namespace) -> int:
+def _build_sword(root: Path, out: OutputFolder, args: argparse.Namespace) -> int:
     """The sword-duel kit: its own data (techniques/), its own components."""
     import time
 
     from toolkit.kit.sword_kit import build_sword_components
-    from toolkit.output import kit_files, replace_folder
+    from toolkit.output import kit_files
     from toolkit.sword.context import GAME_NAME, SwordContext
 
     started = time.perf_counter()
@@ -165,8 +178,7 @@ def _build_sword(root: Path, out_root: Path, args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS
     components = build_sword_components(SwordContext(sword, args.paper))
     files = kit_files(components, GAME_NAME, args.svg)
-    target = out_root / SWORD_GAME_ID
-    replace_folder(target, files)
+    target = out.replace(SWORD_GAME_ID, files)
     pages = sum(len(c.pages) for c in components)
     _out(f"{SWORD_GAME_ID}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
          f"{time.perf_counter() - started:.1f} s)")
@@ -232,7 +244,6 @@ def cmd_balance(args: argparse.Namespace) -> int:
 
     from toolkit.kit.balance_report import build_balance, matchups_csv, ratings_csv
     from toolkit.kit.component import KitContext
-    from toolkit.output import replace_folder
     from toolkit.render.pdf import render_pdf
     from toolkit.render.scene import Document
     from toolkit.rules.balance import balance, playable
@@ -245,32 +256,31 @@ def cmd_balance(args: argparse.Namespace) -> int:
         if databases is None:
             _err("(`duelkit balance --skip-invalid` leaves out the units with problems instead)")
             return EXIT_PROBLEMS
-    out_root = _output_root(args, "balance")
-    for database in databases:
-        units = playable(database.unit_defs())
-        left_out = len(database.unit_defs()) - len(units)
-        if left_out or database.has_errors:
-            _out(f"{database.theme.id}: left out {left_out} units with rule problems (a broken Data Disk, an "
-                 "upgrade loop) and any file that failed to load (`duelkit validate` lists them)")
-        started = time.perf_counter()
-        result = balance(units)
-        seconds = time.perf_counter() - started
-        context = KitContext(database, args.paper)
-        component = build_balance(context, result)
-        files = {
-            "balance.pdf": render_pdf(Document(component.title, component.pages)),
-            "balance.csv": ratings_csv(context, result).encode("utf-8"),
-            "matchups.csv": matchups_csv(result).encode("utf-8"),
-        }
-        target = out_root / database.theme.id
-        replace_folder(target, files)
-        n = len(result.unit_ids)
-        _out(f"{database.theme.id}: {n} units, {n * n} matchups in {seconds:.2f} s; wrote {target}/")
-        for rank, rating in enumerate(result.ratings[:3], start=1):
-            _out(f"  #{rank} {rating.unit_id}: rating {rating.rating:+.2f}")
-        outliers = [r.unit_id for r in result.ratings if r.outlier]
-        shown = ", ".join(outliers[:10]) + (f" and {len(outliers) - 10} more" if len(outliers) > 10 else "")
-        _out(f"  outliers: {shown or 'none'}")
+    with _output_folder(args, "balance", [database.theme.id for database in databases]) as out:
+        for database in databases:
+            units = playable(database.unit_defs())
+            left_out = len(database.unit_defs()) - len(units)
+            if left_out or database.has_errors:
+                _out(f"{database.theme.id}: left out {left_out} units with rule problems (a broken Data Disk, an "
+                     "upgrade loop) and any file that failed to load (`duelkit validate` lists them)")
+            started = time.perf_counter()
+            result = balance(units)
+            seconds = time.perf_counter() - started
+            context = KitContext(database, args.paper)
+            component = build_balance(context, result)
+            files = {
+                "balance.pdf": render_pdf(Document(component.title, component.pages)),
+                "balance.csv": ratings_csv(context, result).encode("utf-8"),
+                "matchups.csv": matchups_csv(result).encode("utf-8"),
+            }
+            target = out.replace(database.theme.id, files)
+            n = len(result.unit_ids)
+            _out(f"{database.theme.id}: {n} units, {n * n} matchups in {seconds:.2f} s; wrote {target}/")
+            for rank, rating in enumerate(result.ratings[:3], start=1):
+                _out(f"  #{rank} {rating.unit_id}: rating {rating.rating:+.2f}")
+            outliers = [r.unit_id for r in result.ratings if r.outlier]
+            shown = ", ".join(outliers[:10]) + (f" and {len(outliers) - 10} more" if len(outliers) > 10 else "")
+            _out(f"  outliers: {shown or 'none'}")
     return EXIT_OK
 
 
@@ -280,16 +290,14 @@ def cmd_reference(args: argparse.Namespace) -> int:
     from toolkit.kit.component import KitContext
     from toolkit.kit.manual_pages import build_manual_component, build_quickref_component
     from toolkit.manual import build_manual
-    from toolkit.output import replace_folder
     from toolkit.render.pdf import render_pdf
     from toolkit.render.scene import Document
 
     databases = _load_valid(args)
     if databases is None:
         return EXIT_PROBLEMS
-    out_root = _output_root(args, "reference")
     templates = args.data_dir / "templates" if args.data_dir else None
-    with batch_allocation():
+    with _output_folder(args, "reference", [db.theme.id for db in databases]) as out, batch_allocation():
         for database in databases:
             context = KitContext(database, args.paper)
             manual = build_manual(database)
@@ -301,8 +309,7 @@ def cmd_reference(args: argparse.Namespace) -> int:
                 "quick-reference.pdf": render_pdf(Document(f"{database.theme.terms.game}: quick reference", quick)),
                 "manual.html": html.encode("utf-8"),
             }
-            target = out_root / database.theme.id
-            replace_folder(target, files)
+            target = out.replace(database.theme.id, files)
             _out(f"{database.theme.id}: wrote manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf "
                  f"and manual.html to {target}/")
     return EXIT_OK

@@ -9,6 +9,7 @@ Two layouts are understood:
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +23,13 @@ from toolkit.problems import Problem, Severity, UsageError
 from toolkit.rules.board import Board, check_board
 from toolkit.rules.disk import check_disk
 from toolkit.rules.roster import squad_findings, upgrade_cycles
+from toolkit.safe_fs import display_path, scan_yaml
 from toolkit.schema import locate, validate_model
 from toolkit.theme import Theme, load_theme, theme_ids
 from toolkit.yamlsource import LocatedDict, LocatedList, SourceFile, load_yaml_file
 
 PROJECT_FILE = "duelkit.yaml"
 SWORD_GAME_ID = "sword-duel"  # the card duel of spec 002: a game of its own, not a theme of the figure duel
-YAML_SUFFIXES = (".yaml", ".yml")
 SQUADS_DIR = "squads"
 
 T = TypeVar("T", bound=BaseModel)
@@ -54,6 +55,11 @@ class DataSet:
     theme_id: str
     unit_dir: Path
     module_dir: Path
+    root: Path | None = None  # the project: nothing outside it is read (None: the common parent)
+
+    @property
+    def project(self) -> Path:
+        return self.root or Path(os.path.commonpath([self.unit_dir, self.module_dir]))
 
 
 @dataclass
@@ -73,32 +79,24 @@ class Database:
         return {uid: entry.value for uid, entry in sorted(self.units.items())}
 
 
-def display_path(path: Path) -> str:
-    """Paths relative to the working directory when possible, so editors can open them."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def find_datasets(data_dir: Path | None) -> tuple[list[DataSet], list[Problem]]:
     """The databases in a folder (bundled data when None). A wrong folder is a UsageError."""
     root = bundled_root() if data_dir is None else data_dir
     if not root.is_dir():
         raise UsageError(f"'{root}' is not a folder")
     project_file = root / PROJECT_FILE
-    if project_file.is_file():
+    if os.path.lexists(project_file):  # a link or a special file is reported, not taken for "no project"
         return _project_dataset(root, project_file)
     themed = [tid for tid in theme_ids() if (root / "unit_data" / tid).is_dir()]
     if not themed and not any((root / "techniques").glob("*.y*ml")):
         raise UsageError(
             f"'{root}' is not a duelkit data folder: it has no {PROJECT_FILE} and no unit_data/<theme>/ "
             f"folders (themes: {', '.join(theme_ids())}); `duelkit new DIR` makes one")
-    return [DataSet(tid, root / "unit_data" / tid, root / "modules" / tid) for tid in themed], []
+    return [DataSet(tid, root / "unit_data" / tid, root / "modules" / tid, root) for tid in themed], []
 
 
 def _project_dataset(root: Path, project_file: Path) -> tuple[list[DataSet], list[Problem]]:
-    loaded = load_yaml_file(project_file, display_path(project_file))
+    loaded = load_yaml_file(project_file, display_path(project_file), root)
     if loaded.problems and loaded.data is None:
         return [], loaded.problems
     project, problems = validate_model(ProjectFile, loaded.data, loaded.source)
@@ -115,19 +113,17 @@ def _project_dataset(root: Path, project_file: Path) -> tuple[list[DataSet], lis
             hint=f"did you mean '{close[0]}'?" if close else f"themes: {', '.join(known)}",
             expected=" or ".join(known), found=project.theme))
         return [], problems
-    return [DataSet(project.theme, root / "unit_data", root / "modules")], problems
+    return [DataSet(project.theme, root / "unit_data", root / "modules", root)], problems
 
 
-def yaml_files(folder: Path, *, skip_dir: str | None = None) -> list[Path]:
-    """YAML files under `folder` in sorted order (reproducible output depends on it)."""
-    if not folder.is_dir():
-        return []
-    files = [
-        path for path in folder.rglob("*")
-        if path.is_file() and path.suffix.lower() in YAML_SUFFIXES
-        and not (skip_dir and skip_dir in path.relative_to(folder).parts[:-1])
-    ]
-    return sorted(files, key=lambda p: p.relative_to(folder).as_posix())
+def yaml_files(folder: Path, *, skip_dir: str | None = None, root: Path | None = None,
+               problems: list[Problem] | None = None) -> list[Path]:
+    """YAML files under `folder` in sorted order (reproducible output depends on it), read as part of the
+    project `root` (default: `folder` itself); what cannot be read is added to `problems`."""
+    files, found = scan_yaml(folder, root or folder, skip_dir=skip_dir)
+    if problems is not None:
+        problems.extend(found)
+    return files
 
 
 def documents(loaded_data: Any, source: SourceFile, plural: str, problems: list[Problem]) -> Iterator[
@@ -232,9 +228,12 @@ def load_database(dataset: DataSet) -> Database:
     if board is None:
         raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
     rejected: list[Rejected] = []
-    units = load_kind(yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR), Unit, "units", problems, rejected)
-    squads = load_kind(yaml_files(dataset.unit_dir / SQUADS_DIR), Squad, "squads", problems)
-    modules = load_kind(yaml_files(dataset.module_dir), Module, "modules", problems)
+    root = dataset.project
+    unit_files = yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR, root=root, problems=problems)
+    units = load_kind(unit_files, Unit, "units", problems, rejected)
+    squad_files = yaml_files(dataset.unit_dir / SQUADS_DIR, root=root, problems=problems)
+    squads = load_kind(squad_files, Squad, "squads", problems)
+    modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems)
     database = Database(theme, board, problems=problems)
     database.units = index_by_id(units, "unit", problems)
     database.modules = index_by_id(modules, "module", problems)

@@ -7,11 +7,21 @@ autoescaping and StrictUndefined; an error names the template file and line.
 
 from __future__ import annotations
 
+import os
 import traceback
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    StrictUndefined,
+    TemplateError,
+    TemplateNotFound,
+    TemplateSyntaxError,
+)
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
@@ -19,17 +29,41 @@ from toolkit.manual import Bullets, Figure, Manual, Para, Table
 from toolkit.paths import bundled_root
 from toolkit.problems import DuelkitError
 from toolkit.render.svg import render_svg
+from toolkit.safe_fs import FileProblem, display_path, outside_link, read_file
 from toolkit.theme import Theme
 
 MANUAL_TEMPLATE = "manual.html.j2"
 PAPER_CSS = {"a4": "A4", "letter": "letter"}
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+class ProjectTemplates(BaseLoader):
+    """Templates read as part of a project (`root`): never through a link leading outside it, never a
+    FIFO or other special file (see toolkit/safe_fs.py)."""
+
+    def __init__(self, folder: Path, root: Path) -> None:
+        self.folder, self.root = folder, root
+
+    def get_source(self, environment: Environment, template: str):
+        path = self.folder.joinpath(*split_template_path(template))
+        try:
+            if outside_link(self.folder, self.root) is None and not os.path.lexists(path):
+                raise TemplateNotFound(template)  # the next folder (the bundled templates) is tried
+            data, size = read_file(path, MAX_TEMPLATE_BYTES, self.root)  # refuses links outside, FIFOs
+        except FileProblem as exc:
+            raise DuelkitError(f"{display_path(exc.where)}: {exc.message} ({exc.code})") from None
+        if size > MAX_TEMPLATE_BYTES:
+            raise DuelkitError(f"{display_path(path)}: template is {size} bytes; the limit is {MAX_TEMPLATE_BYTES}")
+        mtime = os.path.getmtime(path)
+        return data.decode("utf-8"), str(path), lambda: os.path.getmtime(path) == mtime
 
 
 def environment(project_templates: Path | None = None) -> SandboxedEnvironment:
-    folders = [str(project_templates)] if project_templates and project_templates.is_dir() else []
-    folders.append(str(bundled_root() / "templates"))
-    return SandboxedEnvironment(loader=ChoiceLoader([FileSystemLoader(folder) for folder in folders]),
-                                autoescape=True, undefined=StrictUndefined, keep_trailing_newline=True)
+    bundled = bundled_root()
+    loaders = [ProjectTemplates(project_templates, project_templates.parent)] if project_templates else []
+    loaders.append(ProjectTemplates(bundled / "templates", bundled))
+    return SandboxedEnvironment(loader=ChoiceLoader(loaders), autoescape=True, undefined=StrictUndefined,
+                                keep_trailing_newline=True)
 
 
 def _block(block: Any) -> dict[str, Any]:

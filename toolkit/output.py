@@ -1,14 +1,26 @@
 """Writing a kit to disk: rendered in memory, written to a staging folder, then swapped in.
 
-A failed build therefore leaves the previous output untouched, and no reader ever sees a
-half-written file. File names come from slugs checked here, so nothing can leave the output folder.
+The swap is a sequence of steps, each safe to be killed after: stage (write and fsync every file and
+the folder), set the old kit aside (rename), move the new one in (rename), discard the old one. The
+next command that writes to the same output folder restores an old kit left aside with no kit in its
+place and removes the leftovers duelkit marked. One command at a time writes to an output folder: it
+holds an exclusive lock (`fcntl.flock`) on `.duelkit-lock` there, and a second one is refused.
+
+A build never deletes what it did not make. Every folder duelkit writes carries a mark file
+(`.duelkit-output`: a format line, then the names of the files duelkit wrote there); an existing
+folder is replaced only when it carries the mark and holds nothing else, or is empty. Anything else,
+and any symbolic link where a kit folder belongs, is refused with a message. File names come from
+slugs checked here, so nothing can leave the output folder.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import re
-import shutil
+import secrets
+import stat
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +32,23 @@ from toolkit.render.scene import Document
 from toolkit.render.svg import render_svg
 
 _SAFE_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_SAFE_FILE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z]+$")
+_LEFTOVER = re.compile(r"^\.([a-z0-9]+(?:-[a-z0-9]+)*)\.duelkit-(new|old)-[a-z0-9_]+$")
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 KIT_FILE = "kit.pdf"
+LOCK_FILE = ".duelkit-lock"
+MARK_FILE = ".duelkit-output"
+MARK_FORMAT = "duelkit output folder, format 1"
+_MARK_NOTE = "# written by duelkit; it replaces this folder only while it holds just the files below"
+_MARK_LIMIT = 1024 * 1024
+
+
+class OutputRefused(DuelkitError):
+    """The output location holds something duelkit did not make: nothing was written or deleted."""
+
+
+class OutputBusy(DuelkitError):
+    """Another duelkit command is writing to the same output folder."""
 
 
 def safe_name(slug: str) -> str:
@@ -35,52 +63,260 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
     files: dict[str, bytes] = {}
     for component in components:
         name = safe_name(component.name)
-        files[f"{name}.pdf"] = render_pdf(Document(f"{title}: {component.title}", component.pages))
+        _add_once(files, f"{name}.pdf", render_pdf(Document(f"{title}: {component.title}", component.pages)))
         if on_render:
             on_render(name)
         if svg:
             for slug, page in component.pieces:
-                files[f"{safe_name(slug)}.svg"] = render_svg(page, slug).encode("utf-8")
+                _add_once(files, f"{safe_name(slug)}.svg", render_svg(page, slug).encode("utf-8"))
     all_pages = [page for component in components for page in component.pages]
-    files[KIT_FILE] = render_pdf(Document(f"{title}: print-and-play kit", all_pages))
+    _add_once(files, KIT_FILE, render_pdf(Document(f"{title}: print-and-play kit", all_pages)))
     if on_render:
         on_render("kit")
     return files
 
 
-def replace_folder(target: Path, files: dict[str, bytes]) -> None:
-    """Write `files` into a fresh folder beside `target`, then swap it in for `target`."""
-    safe_name(target.name)
+def _add_once(files: dict[str, bytes], name: str, data: bytes) -> None:
+    """Piece names are namespaced by kind (`schematic-<id>`, `back-schematic`); should two ever meet
+    anyway, stop rather than let one silently replace the other."""
+    if name in files:
+        raise DuelkitError(f"two pieces of the kit would both be written as '{name}'; rename one of them")
+    files[name] = data
+
+
+def mark_text(names: Sequence[str]) -> str:
+    """The mark file: the format line, a note for people, then every file duelkit wrote beside it."""
+    return "\n".join([MARK_FORMAT, _MARK_NOTE, *sorted(names)]) + "\n"
+
+
+def written_by_duelkit(folder: Path) -> set[str] | None:
+    """The file names the mark of `folder` lists, or None when it carries no readable mark."""
+    mark = folder / MARK_FILE
     try:
-        _replace_folder(target, files)
+        info = os.lstat(mark)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MARK_LIMIT:
+            return None
+        lines = mark.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not lines or lines[0] != MARK_FORMAT:
+        return None
+    return {line for line in lines[1:] if line and not line.startswith("#")}
+
+
+def foreign_entries(folder: Path) -> list[str] | None:
+    """What in `folder` duelkit did not write: None when it carries no mark (and is not empty)."""
+    entries = sorted(os.listdir(folder))
+    if not entries:
+        return []
+    listed = written_by_duelkit(folder)
+    if listed is None:
+        return None
+    foreign = []
+    for name in entries:
+        if name == MARK_FILE:
+            continue
+        if name not in listed or not stat.S_ISREG(os.lstat(folder / name).st_mode):
+            foreign.append(name)
+    return foreign
+
+
+def check_replaceable(target: Path) -> None:
+    """Refuse, before anything is written, to replace what duelkit did not make."""
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputRefused(f"'{target}' is a symbolic link; duelkit writes a kit only into a real folder "
+                            "it made. Remove the link or choose another --out")
+    if not stat.S_ISDIR(info.st_mode):
+        raise OutputRefused(f"'{target}' exists and is not a folder; choose another --out")
+    foreign = foreign_entries(target)
+    if foreign is None:
+        raise OutputRefused(
+            f"'{target}' already exists and duelkit did not write it (it has no {MARK_FILE} file), so it "
+            "will not be replaced. Choose another --out, or move that folder away")
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        raise OutputRefused(f"'{target}' holds files duelkit did not write ({shown}); move them out of "
+                            "the folder, then run duelkit again")
+
+
+def check_inside(folder: Path, project: Path) -> None:
+    """A default output folder must stay inside the project: a shipped link (`output -> ..`) is refused."""
+    real, home = Path(os.path.realpath(folder)), Path(os.path.realpath(project))
+    if real != home and home not in real.parents:
+        raise OutputRefused(f"'{folder}' leads outside '{project}' through a symbolic link; duelkit does "
+                            "not write there. Remove the link or choose a folder with --out")
+
+
+class OutputFolder:
+    """The chosen output folder, locked while one command writes kit folders into it.
+
+    `project`: where a default output folder must stay (None when the user chose it with --out).
+    `names`: the kit folders the command will write, checked before anything (even the lock file) is
+    written, so a refused command leaves the folder exactly as it was.
+    """
+
+    def __init__(self, root: Path, project: Path | None = None, names: Sequence[str] = ()) -> None:
+        self.root = root
+        self.project = project
+        self.names = tuple(names)
+        self._lock: int | None = None
+
+    def __enter__(self) -> OutputFolder:
+        if self.project is not None:
+            check_inside(self.root, self.project)
+        try:
+            for name in self.names:
+                check_replaceable(self.root / safe_name(name))
+            self.root.mkdir(parents=True, exist_ok=True)
+            self._lock = _take_lock(self.root)
+            recover(self.root)
+        except OSError as exc:
+            self.__exit__()
+            raise DuelkitError(f"cannot write {self.root}: {exc.strerror or exc}") from None
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the file releases the lock
+            self._lock = None
+
+    def replace(self, name: str, files: dict[str, bytes]) -> Path:
+        """Swap in a folder `name` holding exactly `files` (and the mark); returns its path."""
+        if self._lock is None:
+            raise RuntimeError("OutputFolder.replace outside its `with` block")
+        safe_name(name)
+        for file_name in files:
+            if not _SAFE_FILE.match(file_name):
+                raise DuelkitError(f"refusing to write '{file_name}' outside the output folder")
+        target = self.root / name
+        try:
+            check_replaceable(target)
+            staging = Path(tempfile.mkdtemp(prefix=f".{name}.duelkit-new-", dir=self.root))
+            aside: Path | None = None
+            try:
+                _stage(staging, files)
+                check_replaceable(target)  # again, just before the swap
+                aside = _set_aside(target)
+                _move_in(staging, target)
+            except BaseException:
+                _roll_back(staging, aside, target)
+                raise
+            _discard(aside)
+        except OSError as exc:
+            raise DuelkitError(f"cannot write {target}: {exc.strerror or exc}") from None
+        return target
+
+
+def replace_folder(target: Path, files: dict[str, bytes], project: Path | None = None) -> None:
+    """Lock `target`'s parent and swap `files` in as `target` (one kit folder, one call)."""
+    with OutputFolder(target.parent, project, [target.name]) as out:
+        out.replace(target.name, files)
+
+
+def _take_lock(root: Path) -> int:
+    path = root / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | _NOFOLLOW, 0o644)
     except OSError as exc:
-        raise DuelkitError(f"cannot write {target}: {exc.strerror or exc}") from None
-
-
-def _replace_folder(target: Path, files: dict[str, bytes]) -> None:
-    parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    if target.exists() and not target.is_dir():
-        raise DuelkitError(f"'{target}' exists and is not a folder; choose another --out")
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
-    retired: Path | None = None
-    try:
-        for name, data in sorted(files.items()):
-            path = staging / name
-            if path.parent != staging:
-                raise DuelkitError(f"refusing to write '{name}' outside the output folder")
-            path.write_bytes(data)
-            os.chmod(path, 0o644)
-        os.chmod(staging, 0o755)
-        if target.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
-            os.rmdir(retired)
-            target.rename(retired)
-        staging.rename(target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        if retired is not None and retired.exists() and not target.exists():
-            retired.rename(target)
+        if exc.errno == errno.ELOOP:
+            raise OutputRefused(f"'{path}' is a symbolic link; remove it") from None
         raise
-    if retired is not None:
-        shutil.rmtree(retired, ignore_errors=True)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OutputRefused(f"'{path}' is not a regular file; remove it")
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise OutputBusy(f"another duelkit command is writing to '{root}' right now; run this one again "
+                         "when it has finished") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def recover(root: Path) -> None:
+    """Undo what an interrupted command left behind: put an old kit set aside back where its kit is
+    missing, and remove the staging and set-aside folders duelkit marked (or left empty)."""
+    for entry in sorted(os.listdir(root)):
+        match = _LEFTOVER.match(entry)
+        path = root / entry
+        if not match or not stat.S_ISDIR(os.lstat(path).st_mode) or foreign_entries(path) != []:
+            continue  # not ours: left alone
+        target = root / match.group(1)
+        if match.group(2) == "old" and not os.path.lexists(target):
+            os.rename(path, target)
+        else:
+            _discard(path)
+    _sync_folder(root)
+
+
+# --- the steps of a swap; each is a function so tests can stop a build between any two --------------
+
+def _stage(staging: Path, files: dict[str, bytes]) -> None:
+    """A complete, flushed copy of the new kit beside the old one. The mark goes first, so an
+    interrupted staging folder is always recognisably duelkit's."""
+    _write_file(staging / MARK_FILE, mark_text(list(files)).encode("utf-8"))
+    for file_name, data in sorted(files.items()):
+        _write_file(staging / file_name, data)
+    os.chmod(staging, 0o755)
+    _sync_folder(staging)
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | _NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fchmod(handle.fileno(), 0o644)
+        os.fsync(handle.fileno())
+
+
+def _set_aside(target: Path) -> Path | None:
+    """Rename the old kit to a marked leftover name; None when there is no old kit."""
+    if not os.path.lexists(target):
+        return None
+    aside = target.with_name(f".{target.name}.duelkit-old-{secrets.token_hex(6)}")
+    os.rename(target, aside)
+    return aside
+
+
+def _move_in(staging: Path, target: Path) -> None:
+    os.rename(staging, target)
+    _sync_folder(target.parent)
+
+
+def _discard(folder: Path | None) -> None:
+    """Delete a folder duelkit wrote, its mark last: a kill halfway leaves it still marked as ours."""
+    if folder is None:
+        return
+    for name in sorted(os.listdir(folder)):
+        if name != MARK_FILE:
+            os.unlink(folder / name)
+    if os.path.lexists(folder / MARK_FILE):
+        os.unlink(folder / MARK_FILE)
+    os.rmdir(folder)
+
+
+def _roll_back(staging: Path, aside: Path | None, target: Path) -> None:
+    """After a failure (not a kill): the old kit back in place, the staging folder gone."""
+    if aside is not None and not os.path.lexists(target):
+        os.rename(aside, target)
+    if os.path.lexists(staging):
+        _discard(staging)
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder, so the renames and new names in it survive a power cut."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

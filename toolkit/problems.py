@@ -51,6 +51,10 @@ CODES: dict[str, str] = {
     "X007": "unknown status effect",
     "X008": "squad repeats a unit or module",
     "X009": "squad has too many modules",
+    # files and folders (toolkit/safe_fs.py)
+    "F001": "symbolic link that leads outside the project",
+    "F002": "special file (FIFO, socket, device) or a file where a folder belongs",
+    "F003": "file or folder that cannot be read",
     # projects and boards
     "P001": "not a duelkit data folder",
     "P002": "unknown theme",

@@ -24,6 +24,8 @@ def create_project(target: Path, theme_id: str) -> Path:
     so a failure never leaves a half-made project."""
     if theme_id not in project_themes():
         raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(project_themes())}")
+    if target.is_symlink():
+        raise UsageError(f"'{target}' is a symbolic link; choose a new folder")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise UsageError(f"'{target}' already exists and is not empty; choose a new folder")
     parent = target.resolve().parent

@@ -19,6 +19,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from toolkit.problems import Problem, Severity
+from toolkit.safe_fs import FileProblem, display_path, read_file
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 40
@@ -145,20 +146,20 @@ class LoadedYaml:
     problems: list[Problem]
 
 
-def load_yaml_file(path: Path, display: str | None = None) -> LoadedYaml:
-    """Read and parse one YAML file. Never raises for bad content; returns problems instead."""
+def load_yaml_file(path: Path, display: str | None = None, root: Path | None = None) -> LoadedYaml:
+    """Read and parse one YAML file. Never raises for bad content; returns problems instead.
+    With `root` (the project), a file reached through a link leading outside it is refused unread."""
     display = display or str(path)
     empty = SourceFile(path, display, [])
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return LoadedYaml(empty, None, [empty.problem(
-                "Y008", None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes",
-                hint="split the data into several files", expected=f"<= {MAX_FILE_BYTES} bytes",
-                found=f"{size} bytes")])
-        raw = path.read_bytes()
-    except OSError as exc:
-        return LoadedYaml(empty, None, [empty.problem("Y001", None, f"cannot read file: {exc.strerror}")])
+        raw, size = read_file(path, MAX_FILE_BYTES, root)
+    except FileProblem as exc:
+        return LoadedYaml(empty, None, [exc.problem(display if exc.where == path else display_path(exc.where))])
+    if size > MAX_FILE_BYTES:
+        return LoadedYaml(empty, None, [empty.problem(
+            "Y008", None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes",
+            hint="split the data into several files", expected=f"<= {MAX_FILE_BYTES} bytes",
+            found=f"{size} bytes")])
     return load_yaml_bytes(raw, path, display)
 
 

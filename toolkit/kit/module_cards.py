@@ -120,6 +120,6 @@ def build_modules(ctx: KitContext) -> Component:
     back = card_back(CARD_W, CARD_H, terms.game, terms.module)
     if fronts:
         component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), terms.modules)
-    component.pieces.append(("module-back", card_piece(back, CARD_W, CARD_H, f"{terms.module} back")))
+    component.pieces.append(("back-module", card_piece(back, CARD_W, CARD_H, f"{terms.module} back")))
     return component
 

@@ -320,5 +320,5 @@ def build_schematics(ctx: KitContext) -> Component:
     component.pages = impose_cards(fronts, [back], grid, terms.schematic)
     component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))
                         for unit, art in zip(ctx.units(), fronts, strict=True)]
-    component.pieces.append(("schematic-back", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))
+    component.pieces.append(("back-schematic", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))
     return component

@@ -210,7 +210,7 @@ def build_action_cards(ctx: SwordContext) -> Component:
             component.pieces.append((slug, card_piece(art, CARD_W, CARD_H, f"{side.name} {action.name}")))
         back = sword_back("Action", side.fill, side.ink, side, mark="letter")
         component.pages += impose_cards(fronts, [back], grid, f"Action cards {side.name}")
-        component.pieces.append((f"action-{side.key.lower()}-back", card_piece(back, CARD_W, CARD_H,
+        component.pieces.append((f"back-action-{side.key.lower()}", card_piece(back, CARD_W, CARD_H,
                                                                                f"{side.name} action back")))
     component.warnings = cuts.problems
     return component
@@ -291,7 +291,7 @@ def build_technique_cards(ctx: SwordContext) -> Component:
     back = sword_back("Technique", SUMI, "#e6dccb")
     if fronts:
         component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), "Technique cards")
-    component.pieces.append(("technique-back", card_piece(back, CARD_W, CARD_H, "Technique back")))
+    component.pieces.append(("back-technique", card_piece(back, CARD_W, CARD_H, "Technique back")))
     component.warnings = cuts.problems
     return component
 
@@ -361,6 +361,6 @@ def build_role_cards(ctx: SwordContext) -> Component:
         component.pieces.append((f"role-{role}", card_piece(art, CARD_W, CARD_H, ROLE_NAME[role])))
     back = sword_back("Role", VERMILION, "#ffffff")
     component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), "Role cards")
-    component.pieces.append(("role-back", card_piece(back, CARD_W, CARD_H, "Role back")))
+    component.pieces.append(("back-role", card_piece(back, CARD_W, CARD_H, "Role back")))
     component.warnings = cuts.problems
     return component

@@ -24,19 +24,21 @@ ATTRIBUTE_RANGE = (1, 4)
 
 def has_sword_data(root: Path) -> bool:
     """Any YAML under techniques/ (techniques, drafts or builds) makes a folder hold sword-duel data."""
-    return bool(yaml_files(root / "techniques"))
+    problems: list[Problem] = []
+    return bool(yaml_files(root / "techniques", root=root, problems=problems) or problems)
 
 
 def load_sword(root: Path) -> SwordDatabase:
     """Every problem at once: schema, references, draft size, builds, and lint warnings."""
     folder = root / "techniques"
     problems: list[Problem] = []
-    techniques = index_by_id(load_kind(yaml_files(folder, skip_dir=KITS_DIR), Technique, "techniques", problems),
-                        "technique", problems)
-    kit_files = yaml_files(folder / KITS_DIR)
-    drafts = index_by_id(load_kind([f for f in kit_files if f.name != BUILDS_FILE], Draft, "drafts", problems),
+    technique_files = yaml_files(folder, skip_dir=KITS_DIR, root=root, problems=problems)
+    techniques = index_by_id(load_kind(technique_files, Technique, "techniques", problems), "technique", problems)
+    kit_files = yaml_files(folder / KITS_DIR, root=root, problems=problems)
+    builds_file = folder / KITS_DIR / BUILDS_FILE
+    drafts = index_by_id(load_kind([f for f in kit_files if f != builds_file], Draft, "drafts", problems),
                     "draft", problems)
-    builds = _load_builds(folder / KITS_DIR / BUILDS_FILE, problems)
+    builds = _load_builds(builds_file, problems) if builds_file in kit_files else {}
     db = SwordDatabase({tid: entry.value for tid, entry in techniques.items()},
                        next(iter(drafts.values())).value if drafts else None, builds, problems)
     for entry in drafts.values():
@@ -47,8 +49,6 @@ def load_sword(root: Path) -> SwordDatabase:
 
 
 def _load_builds(path: Path, problems: list[Problem]) -> dict[str, Build]:
-    if not path.is_file():
-        return {}
     loaded = load_yaml_file(path, display_path(path))
     problems.extend(loaded.problems)
     if loaded.data is None:
