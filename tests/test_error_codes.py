@@ -13,6 +13,8 @@ from toolkit.database import find_datasets, load_database
 from toolkit.problems import CODES, Problem
 from toolkit.sword.data import has_sword_data, load_sword
 
+pytestmark = pytest.mark.usefixtures("yaml_backend")  # every test runs with libyaml and pure Python
+
 CASE_FILES = sorted(CASES.glob("*.yaml"))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 from tests.conftest import FIXTURES
 from toolkit.cli import main
 from toolkit.yamlsource import LocatedDict, load_yaml_bytes, parse_yaml_text
+
+pytestmark = pytest.mark.usefixtures("yaml_backend")  # every test runs with libyaml and pure Python
 
 UNIT_TEXT = (FIXTURES / "base" / "unit_data" / "alpha.yaml").read_text(encoding="utf-8")
 

@@ -1,6 +1,7 @@
 """Safe, bounded YAML loading that remembers where every key and value came from.
 
-PyYAML's SafeLoader parses; we only compose its node tree and build values ourselves, so that:
+PyYAML parses (libyaml's C parser when PyYAML has it, else its pure-Python one); we compose the node
+tree and build values ourselves, so that:
 - duplicate keys are rejected, naming both lines;
 - YAML 1.1 surprises are switched off: `yes/no/on/off` and dates stay strings;
 - alias expansion (billion laughs), nesting depth and file size are bounded;
@@ -20,10 +21,16 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from toolkit.problems import Problem, Severity
 from toolkit.safe_fs import FileProblem, display_path, read_file
+from toolkit.yaml_events import NestingTooDeep, ParsersDisagree, compose_single_node
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_DEPTH = 40
 MAX_EXPANDED_NODES = 200_000
+
+# "libyaml": C-speed parsing, composed by toolkit.yaml_events; "python": PyYAML's pure-Python parser.
+# Both give the same values, positions and problems; tests and benchmarks switch BACKEND to compare them.
+BACKENDS: tuple[str, ...] = ("libyaml", "python") if yaml.__with_libyaml__ else ("python",)
+BACKEND = BACKENDS[0]
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 
@@ -86,10 +93,14 @@ _StrictResolver.add_implicit_resolver(
 )
 
 
-class _DepthError(Exception):
-    def __init__(self, node_mark: yaml.Mark) -> None:
-        super().__init__()
-        self.mark = node_mark
+_RESOLVER = _StrictResolver()
+
+# Text the C parser reads differently: non-printable characters (libyaml counts their offset in bytes),
+# tabs (libyaml allows them as separators), `|#` block-scalar headers, and an explicit `?` key indicator
+# (libyaml marks a missing value elsewhere). Such text goes to the pure-Python parser.
+_LIBYAML_DIFFERS = re.compile(
+    "[^\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+    r"|[|>][-+0-9]*#|(?:^|[\s\[{,])\?(?:\s|$)", re.MULTILINE)
 
 
 class _BoundedLoader(
@@ -109,7 +120,7 @@ class _BoundedLoader(
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                raise _DepthError(self.peek_event().start_mark)
+                raise NestingTooDeep(self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -189,11 +200,9 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
     ):
         return LoadedYaml(source, None, [source.problem(
             "Y005", Pos(1, 1), "the file is empty", hint="delete the file or add a definition to it")])
-    loader = None
     try:
-        loader = _BoundedLoader(text)  # the reader rejects control characters already here
-        node = loader.get_single_node()
-    except _DepthError as exc:
+        node = _compose(text)
+    except NestingTooDeep as exc:
         return LoadedYaml(source, None, [source.problem(
             "Y007", Pos(exc.mark.line + 1, exc.mark.column + 1),
             f"data is nested more than {MAX_DEPTH} levels deep", hint="flatten the structure")])
@@ -205,9 +214,6 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
         return LoadedYaml(source, None, [source.problem(
             "Y001", line_pos, f"the file contains a character YAML does not allow: {exc}",
             hint="remove control characters from the file")])
-    finally:
-        if loader is not None:
-            loader.dispose()
     if node is None:
         return LoadedYaml(source, None, [source.problem("Y005", Pos(1, 1), "the file holds no data")])
     builder = _Builder(source)
@@ -221,6 +227,27 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
         return LoadedYaml(source, None, [source.problem(
             "Y005", _pos(node), "the file holds only an empty value", hint="add a definition to the file")])
     return LoadedYaml(source, data, builder.problems)
+
+
+def _compose(text: str) -> Node | None:
+    """The root node, composed from libyaml's events when BACKEND says so.
+
+    Text libyaml refuses (bad characters, syntax, depth, aliases, several documents) is composed again
+    by the pure-Python parser, whose errors are the ones users see: libyaml words many syntax errors
+    differently ("did not find expected key"), and one wording keeps messages the same on every machine.
+    So is text libyaml would read differently (_LIBYAML_DIFFERS, ParsersDisagree): it accepts tabs after
+    indicators and `|#` headers that PyYAML refuses. Such text is rare and at most MAX_FILE_BYTES long.
+    """
+    if BACKEND == "libyaml" and not _LIBYAML_DIFFERS.search(text):
+        try:
+            return compose_single_node(yaml.cyaml.CParser(text), _RESOLVER.resolve, MAX_DEPTH)
+        except (yaml.YAMLError, NestingTooDeep, ParsersDisagree):
+            pass
+    loader = _BoundedLoader(text)  # the reader rejects control characters already here
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def _offset_pos(text: str, offset: int) -> Pos:
