@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from toolkit.database import find_datasets, load_database
+from toolkit.figure.database import find_datasets, load_database
 from toolkit.kit.component import KitContext
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document

@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import CASES
 from toolkit.cli import main
-from toolkit.database import find_datasets, load_database
+from toolkit.figure.database import find_datasets, load_database
 from toolkit.problems import CODES, Problem
 from toolkit.sword.data import has_sword_data, load_sword
 

@@ -6,10 +6,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from toolkit.database import PROJECT_FILE, SWORD_GAME_ID
+from toolkit.figure.database import PROJECT_FILE, SWORD_GAME_ID
+from toolkit.figure.theme import theme_ids
 from toolkit.paths import bundled_root
 from toolkit.problems import UsageError
-from toolkit.theme import theme_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolkit.database import Database
-from toolkit.model import Squad, Unit
+from toolkit.figure.database import Database
+from toolkit.figure.model import Squad, Unit
+from toolkit.figure.theme import Theme
 from toolkit.problems import Problem, Severity
 from toolkit.render.scene import Page
-from toolkit.theme import Theme
 
 
 @dataclass

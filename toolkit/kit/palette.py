@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.model import Color
+from toolkit.figure.model import Color
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolkit.database import SWORD_GAME_ID as GAME_ID
+from toolkit.figure.database import SWORD_GAME_ID as GAME_ID
 from toolkit.problems import Problem
 from toolkit.sword.model import Build, Draft, Technique
 

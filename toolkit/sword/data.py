@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolkit.database import Located, display_path, documents, index_by_id, load_kind, yaml_files
+from toolkit.figure.database import Located, display_path, documents, index_by_id, load_kind, yaml_files
 from toolkit.problems import Problem, Severity
-from toolkit.rules.sword.lint import DRAFT_SIZE, LintFinding, lint_draft, lint_technique
 from toolkit.schema import validate_model
 from toolkit.sword.context import SwordDatabase
 from toolkit.sword.model import Build, Draft, Technique
+from toolkit.sword.rules.lint import DRAFT_SIZE, LintFinding, lint_draft, lint_technique
 from toolkit.yamlsource import load_yaml_file
 
 KITS_DIR = "kits"
