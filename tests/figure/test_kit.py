@@ -175,9 +175,9 @@ def test_validate_reports_text_that_would_not_fit(capsys, base_project: Path) ->
 
 
 def test_a_24_segment_disk_stays_on_its_card() -> None:
+    from toolkit.figure.kit.context import KitContext
     from toolkit.figure.kit.schematics import HEIGHT, WIDTH, all_unit_facts, schematic_front
     from toolkit.figure.model import Unit
-    from toolkit.kit.component import KitContext
     from toolkit.render.fonts import text_width
     from toolkit.render.scene import Text
 

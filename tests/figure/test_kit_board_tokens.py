@@ -10,8 +10,8 @@ import pytest
 
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.kit.board_sheet import board_drawing, build_board, node_radius
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.tokens import MARKER_DIAMETER, PAGE_MARGIN, build_tokens, designation
-from toolkit.kit.component import KitContext
 from toolkit.kit.palette import TEAM
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES

@@ -9,42 +9,32 @@ Two layouts are understood:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from toolkit.figure.model import Module, ProjectFile, Segment, Squad, Unit
+from toolkit.figure.model import Module, Segment, Squad, Unit
 from toolkit.figure.rules.board import Board, check_board
 from toolkit.figure.rules.disk import check_disk
 from toolkit.figure.rules.roster import squad_findings, upgrade_cycles
 from toolkit.figure.theme import Theme, load_theme, theme_ids
+from toolkit.loading import (
+    PROJECT_FILE,
+    Located,
+    Rejected,
+    display_path,
+    index_by_id,
+    load_kind,
+    read_project,
+    yaml_files,
+)
 from toolkit.paths import DEFAULT_BOARD, bundled_root
 from toolkit.problems import Problem, Severity, UsageError
 from toolkit.schema import locate, validate_model
-from toolkit.yamlsource import LocatedDict, LocatedList, SourceFile, load_yaml_file
+from toolkit.yamlsource import LocatedDict, SourceFile, load_yaml_file
 
-PROJECT_FILE = "duelkit.yaml"
-SWORD_GAME_ID = "sword-duel"  # the card duel of spec 002: a game of its own, not a theme of the figure duel
-YAML_SUFFIXES = (".yaml", ".yml")
 SQUADS_DIR = "squads"
-
-T = TypeVar("T", bound=BaseModel)
-
-
-@dataclass(frozen=True)
-class Located(Generic[T]):
-    """A validated definition and where it was written."""
-
-    value: T
-    source: SourceFile
-    data: LocatedDict
-    where: tuple  # path of `data` inside its file, e.g. ("units", 2)
-
-    def pos(self, *loc: Any, key: bool = False):
-        return locate(self.data, loc, key=key)
 
 
 @dataclass(frozen=True)
@@ -73,141 +63,28 @@ class Database:
         return {uid: entry.value for uid, entry in sorted(self.units.items())}
 
 
-def display_path(path: Path) -> str:
-    """Paths relative to the working directory when possible, so editors can open them."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+def project_dataset(root: Path, theme_id: str) -> DataSet:
+    """A project made by `duelkit new`: one theme, in unit_data/ and modules/."""
+    return DataSet(theme_id, root / "unit_data", root / "modules")
+
+
+def bundled_dataset(root: Path, theme_id: str) -> DataSet:
+    """The bundled layout: one theme's units in unit_data/<theme>/, its modules in modules/<theme>/."""
+    return DataSet(theme_id, root / "unit_data" / theme_id, root / "modules" / theme_id)
 
 
 def find_datasets(data_dir: Path | None) -> tuple[list[DataSet], list[Problem]]:
-    """The databases in a folder (bundled data when None). A wrong folder is a UsageError."""
+    """The figure-duel databases in a folder (bundled data when None). Other games' data and unknown game
+    names in `duelkit.yaml` are left to the registry (`toolkit.registry.discover`)."""
     root = bundled_root() if data_dir is None else data_dir
     if not root.is_dir():
         raise UsageError(f"'{root}' is not a folder")
-    project_file = root / PROJECT_FILE
-    if project_file.is_file():
-        return _project_dataset(root, project_file)
-    themed = [tid for tid in theme_ids() if (root / "unit_data" / tid).is_dir()]
-    if not themed and not any((root / "techniques").glob("*.y*ml")):
-        raise UsageError(
-            f"'{root}' is not a duelkit data folder: it has no {PROJECT_FILE} and no unit_data/<theme>/ "
-            f"folders (themes: {', '.join(theme_ids())}); `duelkit new DIR` makes one")
-    return [DataSet(tid, root / "unit_data" / tid, root / "modules" / tid) for tid in themed], []
-
-
-def _project_dataset(root: Path, project_file: Path) -> tuple[list[DataSet], list[Problem]]:
-    loaded = load_yaml_file(project_file, display_path(project_file))
-    if loaded.problems and loaded.data is None:
-        return [], loaded.problems
-    project, problems = validate_model(ProjectFile, loaded.data, loaded.source)
-    problems = loaded.problems + problems
-    if project is None:
-        return [], problems
-    if project.theme == SWORD_GAME_ID:
-        return [], problems  # a sword-duel project: its data is techniques/, loaded by toolkit.sword
-    if project.theme not in theme_ids():
-        known = [*theme_ids(), SWORD_GAME_ID]
-        close = difflib.get_close_matches(project.theme, known, n=1)
-        problems.append(loaded.source.problem(
-            "P002", locate(loaded.data, ("theme",)), f"unknown theme '{project.theme}'",
-            hint=f"did you mean '{close[0]}'?" if close else f"themes: {', '.join(known)}",
-            expected=" or ".join(known), found=project.theme))
-        return [], problems
-    return [DataSet(project.theme, root / "unit_data", root / "modules")], problems
-
-
-def yaml_files(folder: Path, *, skip_dir: str | None = None) -> list[Path]:
-    """YAML files under `folder` in sorted order (reproducible output depends on it)."""
-    if not folder.is_dir():
-        return []
-    files = [
-        path for path in folder.rglob("*")
-        if path.is_file() and path.suffix.lower() in YAML_SUFFIXES
-        and not (skip_dir and skip_dir in path.relative_to(folder).parts[:-1])
-    ]
-    return sorted(files, key=lambda p: p.relative_to(folder).as_posix())
-
-
-def documents(loaded_data: Any, source: SourceFile, plural: str, problems: list[Problem]) -> Iterator[
-        tuple[LocatedDict, tuple]]:
-    """Yield each definition in a file: the file itself, or each item of its `plural:` list."""
-    if isinstance(loaded_data, LocatedList):
-        problems.append(source.problem(
-            "S005", loaded_data.pos, "the file is a list, but a definition (a mapping) belongs here",
-            hint=f"write `{plural}:` on the first line and indent the list under it",
-            expected="a mapping", found="a list"))
-        return
-    if not isinstance(loaded_data, LocatedDict):
-        problems.append(source.problem(
-            "S005", None, f"the file holds {type(loaded_data).__name__}, not a definition",
-            hint="a definition is a set of `key: value` lines", expected="a mapping"))
-        return
-    if plural not in loaded_data:
-        yield loaded_data, ()
-        return
-    for key in sorted(set(loaded_data) - {plural}):
-        problems.append(source.problem(
-            "S001", loaded_data.key_pos[key], f"unknown key '{key}' beside `{plural}:`",
-            hint=f"a file with `{plural}:` holds only that list"))
-    items = loaded_data[plural]
-    if not isinstance(items, LocatedList):
-        problems.append(source.problem(
-            "S003", loaded_data.value_pos[plural], f"`{plural}:` must be a list", expected="a list",
-            hint="start each item with '- '"))
-        return
-    for index, item in enumerate(items):
-        if isinstance(item, LocatedDict):
-            yield item, (plural, index)
-        else:
-            problems.append(source.problem(
-                "S005", items.item_pos[index], f"item {index + 1} of `{plural}:` is not a definition",
-                expected="a mapping", found=type(item).__name__))
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """A definition that failed its schema; kept so independent checks can still run on parts of it."""
-
-    source: SourceFile
-    data: LocatedDict
-    where: tuple
-
-
-def load_kind(files: list[Path], model: type[T], plural: str, problems: list[Problem],
-               rejected: list[Rejected] | None = None) -> list[Located[T]]:
-    entries: list[Located[T]] = []
-    for path in files:
-        loaded = load_yaml_file(path, display_path(path))
-        problems.extend(loaded.problems)
-        if loaded.data is None:
-            continue
-        for data, where in documents(loaded.data, loaded.source, plural, problems):
-            value, found = validate_model(model, data, loaded.source, where)
-            problems.extend(found)
-            if value is not None:
-                entries.append(Located(value, loaded.source, data, where))
-            elif rejected is not None:
-                rejected.append(Rejected(loaded.source, data, where))
-    return entries
-
-
-def index_by_id(entries: list[Located[T]], kind: str, problems: list[Problem]) -> dict[str, Located[T]]:
-    """By id; a repeated id is reported at the later definition and names the first."""
-    result: dict[str, Located[T]] = {}
-    for entry in entries:
-        key = entry.value.id
-        if key in result:
-            first = result[key]
-            first_pos = first.pos("id")
-            problems.append(entry.source.problem(
-                "X001", entry.pos("id"),
-                f"{kind} id '{key}' is already used in {first.source.display}:{first_pos.line if first_pos else 0}",
-                hint="ids must be unique across the whole database; rename one of them"))
-            continue
-        result[key] = entry
-    return dict(sorted(result.items()))
+    if (root / PROJECT_FILE).is_file():
+        project, problems = read_project(root)
+        if project is None or project.game_id not in theme_ids():
+            return [], problems
+        return [project_dataset(root, project.game_id)], problems
+    return [bundled_dataset(root, tid) for tid in theme_ids() if (root / "unit_data" / tid).is_dir()], []
 
 
 def load_board(path: Path = DEFAULT_BOARD) -> tuple[Board | None, list[Problem]]:

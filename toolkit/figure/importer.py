@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from toolkit.figure.model import SLUG_PATTERN
+from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.theme import theme_ids
 from toolkit.problems import DuelkitError
 

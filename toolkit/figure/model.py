@@ -2,7 +2,7 @@
 
 These pydantic models are both the schema (strict: `mp: yes` is an error, unknown keys are errors)
 and the values the rules model computes with. Rules that need more than one field at a time (Data
-Disk arithmetic, cross-file references) live in `toolkit.rules` and `toolkit.validate`, not here.
+Disk arithmetic, cross-file references) live in `toolkit.figure.rules` and `toolkit.figure.database`, not here.
 """
 
 from __future__ import annotations
@@ -10,12 +10,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
-Slug = Annotated[StrictStr, Field(pattern=SLUG_PATTERN, max_length=64)]
-Text = Annotated[StrictStr, Field(min_length=1, max_length=2000)]
-ShortText = Annotated[StrictStr, Field(min_length=1, max_length=120)]
+from toolkit.fields import ShortText, Slug, Text
 
 
 class Color(str, Enum):
@@ -147,10 +144,3 @@ class Squad(_Frozen):
     name: ShortText | None = None
     units: tuple[Slug, ...]
     modules: tuple[Slug, ...] = ()
-
-
-class ProjectFile(_Frozen):
-    """`duelkit.yaml` at the top of a designer's project."""
-
-    theme: Slug
-    name: ShortText | None = None

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolkit.figure.database import SWORD_GAME_ID as GAME_ID
 from toolkit.problems import Problem
+from toolkit.sword.constants import GAME_ID, GAME_NAME
 from toolkit.sword.model import Build, Draft, Technique
 
 __all__ = ["GAME_ID", "GAME_NAME", "SwordContext", "SwordDatabase"]
 
-GAME_NAME = "Untitled Dueling Game"
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolkit.figure.database import Located, display_path, documents, index_by_id, load_kind, yaml_files
+from toolkit.loading import Located, display_path, documents, index_by_id, load_kind, yaml_files
 from toolkit.problems import Problem, Severity
 from toolkit.schema import validate_model
 from toolkit.sword.context import SwordDatabase

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from toolkit.figure.model import Slug, Text
+from toolkit.fields import Slug, Text
 
 Resource = Literal["momentum", "balance"]
 # What a per-unit bonus counts: one's own resources, or the opponent's.

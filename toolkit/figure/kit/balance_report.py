@@ -13,7 +13,8 @@ import math
 from PIL import Image as PILImage
 
 from toolkit.figure.analysis.balance import EFFECT_WEIGHT, OUTLIER_SHARE, OUTLIER_WIN, Balance, UnitRating
-from toolkit.kit.component import Component, KitContext
+from toolkit.figure.kit.context import KitContext
+from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import Group, Image, Line, Page, Rect, Shape, Style, Text, filled

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.rules.board import SIDES, Board, Side
-from toolkit.kit.component import Component, KitContext
+from toolkit.kit.component import Component
 from toolkit.kit.palette import INK, MUTED, TEAM, Swatch
 from toolkit.problems import Problem, Severity
 from toolkit.render.fonts import text_width

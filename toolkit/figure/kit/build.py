@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from toolkit.figure.database import Database
 from toolkit.figure.kit.board_sheet import build_board
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.d10_sheet import build_d10
 from toolkit.figure.kit.manual_pages import build_manual_pages, build_quick_reference
 from toolkit.figure.kit.module_cards import build_modules
@@ -15,7 +14,8 @@ from toolkit.figure.kit.print_test import build_print_test
 from toolkit.figure.kit.schematics import build_schematics
 from toolkit.figure.kit.spinners import build_spinners
 from toolkit.figure.kit.tokens import build_tokens
-from toolkit.kit.component import Component, KitContext
+from toolkit.kit.batch import batch_allocation
+from toolkit.kit.component import Component
 from toolkit.problems import Problem
 
 Generator = Callable[[KitContext], Component]
@@ -51,15 +51,4 @@ def build_components(database: Database, paper: str) -> Iterator[Component]:
         yield generate(context)
 
 
-@contextmanager
-def batch_allocation() -> Iterator[None]:
-    """Fewer garbage-collector passes while a kit is built: scenes are many small acyclic objects, and
-    the default thresholds spend a third of the scene-building time scanning them."""
-    old = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-        gc.unfreeze()
+__all__ = ["GENERATORS", "batch_allocation", "build_components", "layout_warnings"]

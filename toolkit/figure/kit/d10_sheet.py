@@ -5,8 +5,9 @@ Every cell is computed with `d10_pair_to_roll`; the 97-100 cells say "again" and
 
 from __future__ import annotations
 
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.rules.disk import DISK_TOTAL, d10_pair_to_roll
-from toolkit.kit.component import Component, KitContext
+from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Group, Line, Page, Rect, Shape, Style, Text, filled

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolkit.figure.database import Database
+from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.model import Color
 from toolkit.figure.rules import combat
 from toolkit.figure.rules.constants import (
@@ -25,7 +26,7 @@ from toolkit.figure.rules.disk import DISK_TOTAL, UPGRADE_DAMAGE_BONUS, UPGRADE_
 from toolkit.figure.rules.roster import SQUAD_MAX_MODULES, SQUAD_UNITS
 from toolkit.figure.rules.status import VARIANTS, SelfHit, StatusRule
 from toolkit.figure.theme import Terms, Theme
-from toolkit.kit.palette import INK, SEGMENT, TEAM
+from toolkit.kit.palette import INK, TEAM
 from toolkit.render.scene import Circle, Line, Page, Shape, Style, Text, filled
 
 MATRIX_ORDER = (Color.RED, Color.WHITE, Color.PURPLE, Color.GOLD, Color.BLUE)  # as in Table 2.1

@@ -6,9 +6,10 @@ Tables repeat their header after a page break. Content comes from `toolkit.manua
 
 from __future__ import annotations
 
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.manual import Bullets, Figure, Manual, Para, Section, Table, build_manual
 from toolkit.kit.cards import SAFE, card_face
-from toolkit.kit.component import Component, KitContext
+from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.impose import PAPER_SIZES, card_grid, impose_cards
 from toolkit.render.scene import PT_TO_MM, Group, Line, Page, Rect, Shape, Style, Text, filled

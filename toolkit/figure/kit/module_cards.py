@@ -7,10 +7,11 @@ a "use once" checkbox.
 
 from __future__ import annotations
 
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Module
 from toolkit.figure.theme import Terms
 from toolkit.kit.cards import POKER, SAFE, card_back, card_face, card_piece, heading
-from toolkit.kit.component import Component, KitContext
+from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled

@@ -7,9 +7,11 @@ duplex marks near opposite corners. Page 2 (the back) repeats the marks at the m
 
 from __future__ import annotations
 
+from toolkit.figure.kit.colors import SEGMENT
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color
-from toolkit.kit.component import Component, KitContext
-from toolkit.kit.palette import ACCENT, INK, MUTED, SEGMENT, TEAM
+from toolkit.kit.component import Component
+from toolkit.kit.palette import ACCENT, INK, MUTED, TEAM
 from toolkit.render.impose import CROP_STYLE, PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Page, Polygon, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines

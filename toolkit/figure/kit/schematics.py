@@ -9,12 +9,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from toolkit.figure.kit.colors import SEGMENT
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, disk_total, ranges, with_upgrade
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading
-from toolkit.kit.component import Component, KitContext
-from toolkit.kit.palette import ACCENT, INK, MUTED, RULE, SEGMENT
+from toolkit.kit.component import Component
+from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.problems import Problem
 from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import (

@@ -10,11 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from toolkit.figure.kit.colors import SEGMENT
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import DISK_TOTAL, ranges
 from toolkit.figure.theme import Theme
-from toolkit.kit.component import Component, KitContext
-from toolkit.kit.palette import ACCENT, INK, MUTED, SEGMENT
+from toolkit.kit.component import Component
+from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Rect, Shape, Style, Text, Wedge, filled

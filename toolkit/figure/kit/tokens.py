@@ -13,8 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Unit
-from toolkit.kit.component import Component, KitContext
+from toolkit.kit.component import Component
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
 from toolkit.problems import Problem, Severity
 from toolkit.render.fonts import printable, text_width

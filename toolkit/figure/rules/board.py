@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from toolkit.figure.model import Slug
+from toolkit.fields import Slug
 
 Side = Literal["A", "B"]
 SIDES: tuple[Side, Side] = ("A", "B")

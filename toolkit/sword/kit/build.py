@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from toolkit.kit.component import Component
+from toolkit.problems import Problem
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.cards import build_action_cards, build_role_cards, build_technique_cards
 from toolkit.sword.kit.reference import build_draft_sheet, build_quick_reference
@@ -49,6 +50,12 @@ def build_sword_components(ctx: SwordContext) -> list[Component]:
     return [generate(ctx) for _, generate in SWORD_GENERATORS]
 
 
+def layout_warnings(ctx: SwordContext) -> list[Problem]:
+    """Text that would not fit on the cards and sheets, found by laying the kit out without rendering:
+    lets `duelkit validate` report it before anyone builds."""
+    return [warning for component in build_sword_components(ctx) for warning in component.warnings]
+
+
 __all__ = [
     "SWORD_GENERATORS",
     "build_action_cards",
@@ -60,4 +67,5 @@ __all__ = [
     "build_sword_components",
     "build_technique_cards",
     "build_tokens",
+    "layout_warnings",
 ]

@@ -1,0 +1,32 @@
+"""`duelkit reference`: the rule reference sheets of every chosen game."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_output_command, load_valid, out, output_root
+
+
+def add_parser(commands: Any) -> None:
+    reference = add_output_command(commands, "reference", "rule reference sheets (PDF, and HTML where a "
+                                   "game has a manual)", "reference", "; its templates/ override ours")
+    reference.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.output import replace_folder
+
+    loaded = load_valid(args, "reference")
+    if loaded is None:
+        return EXIT_PROBLEMS
+    out_root = output_root(args, "reference")
+    templates = args.data_dir / "templates" if args.data_dir else None
+    for game, data in loaded:
+        written = game.reference(data, args.paper, templates)
+        target = out_root / game.id
+        replace_folder(target, written.files)
+        out(f"{game.id}: wrote {written.note} to {target}/")
+        for line in written.lines:
+            out(line)
+    return EXIT_OK
