@@ -2,7 +2,7 @@
 
 A technique is flavour text for the card plus a list of `effects` and an `evade` rule. Every effect
 has a `kind` (what it does) and an optional `when` (a Condition that must hold). The engine in
-`toolkit.rules.sword` interprets these; nothing here knows how a turn is resolved.
+`toolkit.sword.rules` and `toolkit.sword.engine` interpret these; nothing here knows how a turn is resolved.
 """
 
 from __future__ import annotations

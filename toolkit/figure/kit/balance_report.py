@@ -1,6 +1,6 @@
 """The balance report: ratings, top and bottom ten, outliers, and a heatmap of every matchup.
 
-Numbers come from `toolkit.rules.balance`; this module only lays them out. The heatmap is a raster
+Numbers come from `toolkit.figure.analysis.balance`; this module only lays them out. The heatmap is a raster
 image (one sharp block per matchup) so that a 500-unit database does not mean 250,000 PDF rectangles.
 """
 

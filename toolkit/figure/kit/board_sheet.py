@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toolkit.figure import constants
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.rules.board import SIDES, Board, Side
 from toolkit.kit.component import Component
@@ -28,7 +29,6 @@ GROUP_GAP = 7.0  # between the Hangar circles and the Repair Bay label
 BADGE_W = 22.0  # the player badge at the left end of a zone strip
 MIN_GAP, MAX_GAP = 2.5, 8.0  # between the board and a zone strip
 SIDE_ROOM = 34.0  # at least this much free width beside the board, for the title
-HANGAR_SLOTS, BAY_SLOTS = 6, 2
 
 ROUTE = Style(stroke="#2b2b2b", width=1.0)
 NODE = Style(fill="#ffffff", stroke="#2b2b2b", width=0.6)
@@ -165,7 +165,7 @@ class ZoneLayout:
 
     @property
     def bay_label_x(self) -> float:
-        return self.hangar_x + HANGAR_SLOTS * (self.diameter + ZONE_GAP) - ZONE_GAP + GROUP_GAP
+        return self.hangar_x + constants.HANGAR_SLOTS * (self.diameter + ZONE_GAP) - ZONE_GAP + GROUP_GAP
 
     @property
     def bay_x(self) -> float:
@@ -173,7 +173,7 @@ class ZoneLayout:
 
     @property
     def width(self) -> float:
-        return self.bay_x + BAY_SLOTS * (self.diameter + ZONE_GAP) - ZONE_GAP + ZONE_PAD
+        return self.bay_x + constants.REPAIR_BAY_CAPACITY * (self.diameter + ZONE_GAP) - ZONE_GAP + ZONE_PAD
 
 
 def _zone_layout(ctx: KitContext) -> ZoneLayout:
@@ -213,11 +213,11 @@ def _zone(ctx: KitContext, side: Side, layout: ZoneLayout, warnings: list[Proble
     # Hangar: six token circles
     items += _group_label(terms.hangar, ZONE_PAD + BADGE_W + 3, layout.label_w, d, warnings)
     cy = ZONE_PAD + d / 2
-    for i in range(HANGAR_SLOTS):
+    for i in range(constants.HANGAR_SLOTS):
         items.append(Circle(layout.hangar_x + d / 2 + i * (d + ZONE_GAP), cy, d / 2, SLOT))
     # Repair Bay: two token circles marked '+'
     items += _group_label(terms.repair_bay, layout.bay_label_x, layout.label_w, d, warnings)
-    for i in range(BAY_SLOTS):
+    for i in range(constants.REPAIR_BAY_CAPACITY):
         cx = layout.bay_x + d / 2 + i * (d + ZONE_GAP)
         items.append(Circle(cx, cy, d / 2, SLOT))
         items.append(_plus(cx, cy, d * 0.22, d * 0.07))

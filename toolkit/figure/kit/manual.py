@@ -2,7 +2,7 @@
 
 Every rule statement is computed here from the rules model and worded with the theme's terms, so the
 printed rules cannot drift from the code: the matrix cells call `matchup_rule`, the status table reads
-the theme's status variant, the numbers come from `toolkit.rules.constants`, the d10 table calls
+the theme's status variant, the numbers come from `toolkit.figure.constants`, the d10 table calls
 `d10_pair_to_roll`. The HTML (jinja2) and PDF renderers only lay this model out.
 """
 
@@ -10,18 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolkit.figure import constants
 from toolkit.figure.database import Database
 from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.model import Color
 from toolkit.figure.rules import combat
-from toolkit.figure.rules.constants import (
-    CLOCK_MINUTES,
-    DEPLOY_COST_MP,
-    FIRST_TURN_MP_PENALTY,
-    HANGAR_SLOTS,
-    REPAIR_BAY_CAPACITY,
-    WAIT_TURNS,
-)
 from toolkit.figure.rules.disk import DISK_TOTAL, UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, d10_pair_to_roll
 from toolkit.figure.rules.roster import SQUAD_MAX_MODULES, SQUAD_UNITS
 from toolkit.figure.rules.status import VARIANTS, SelfHit, StatusRule
@@ -30,7 +23,6 @@ from toolkit.kit.palette import INK, TEAM
 from toolkit.render.scene import Circle, Line, Page, Shape, Style, Text, filled
 
 MATRIX_ORDER = (Color.RED, Color.WHITE, Color.PURPLE, Color.GOLD, Color.BLUE)  # as in Table 2.1
-PRIORITY_ORDER = (Color.BLUE, Color.GOLD, Color.PURPLE, Color.WHITE, Color.RED)
 
 
 @dataclass(frozen=True)
@@ -193,11 +185,19 @@ def surround_figure(db: Database) -> Figure:
     return Figure(Page(width, height, items), caption)
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _ordinal(n: int) -> str:
+    """3 -> 'third': the arrival that overflows the Repair Bay, worded from its capacity."""
+    return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
+
+
 def build_manual(db: Database) -> Manual:
     theme = db.theme
     t = theme.terms
     miss = theme.colors[Color.RED]
-    priority = " > ".join(color_label(theme, c) for c in PRIORITY_ORDER)
+    priority = " > ".join(color_label(theme, c) for c in combat.priority_order())
     sections = [
         Section("matrix", "Attack priority matrix", (
             Para(f"Both units spin their {t.data_disk} (a number 1-{DISK_TOTAL} on the unit's "
@@ -223,11 +223,11 @@ def build_manual(db: Database) -> Manual:
                      "Battle (optional): if the moved unit ends next to an enemy unit, you may battle it."),
                     ordered=True),
             Para("Phases never go back: once you move, the module and subroutine phases are over. "
-                 f"The first player's first move has {FIRST_TURN_MP_PENALTY} {t.mp} less."),
+                 f"The first player's first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less."),
         )),
         Section("movement", "Movement and deployment", (
             Bullets((f"A unit moves along routes up to its {t.mp} ({t.mp_long}), never through another unit.",
-                     f"Deploying onto a free {t.entry} of your own costs {DEPLOY_COST_MP} {t.mp}; "
+                     f"Deploying onto a free {t.entry} of your own costs {constants.DEPLOY_COST_MP} {t.mp}; "
                      "leftover MP continues the move.",
                      f"An occupied {t.entry} (by anyone) cannot be used to deploy.",
                      f"Units with {t.wait} cannot be selected on their owner's next turn.")),
@@ -240,16 +240,17 @@ def build_manual(db: Database) -> Manual:
         )),
         Section("repair", f"{t.repair_bay} and {t.wait}", (
             Bullets((f"{t.deactivated} units go to their owner's {t.repair_bay}, which holds "
-                     f"{REPAIR_BAY_CAPACITY}.",
-                     f"A third arrival pushes the unit that has waited longest back to the {t.hangar} with "
-                     f"{t.wait} {WAIT_TURNS}: it cannot be selected on its owner's next turn.",
+                     f"{constants.REPAIR_BAY_CAPACITY}.",
+                     f"A {_ordinal(constants.REPAIR_BAY_CAPACITY + 1)} arrival pushes the unit that has waited longest "
+                     f"back to the {t.hangar} with "
+                     f"{t.wait} {constants.WAIT_TURNS}: it cannot be selected on its owner's next turn.",
                      f"Units whose {t.subroutine} removes them from the duel go nowhere.",
-                     f"The {t.hangar} has {HANGAR_SLOTS} places; a squad is {SQUAD_UNITS} units and up to "
+                     f"The {t.hangar} has {constants.HANGAR_SLOTS} places; a squad is {SQUAD_UNITS} units and up to "
                      f"{SQUAD_MAX_MODULES} different {t.modules}.")),
         )),
         Section("victory", "Victory", (
             Bullets((f"{t.goal_capture}: move a unit onto the enemy {t.goal}; the duel ends at once.",
-                     f"{t.time_out}: both {t.players} have a {CLOCK_MINUTES}-minute clock that runs on their "
+                     f"{t.time_out}: both {t.players} have a {constants.CLOCK_MINUTES}-minute clock that runs on their "
                      "own turn; whoever runs out loses.",
                      f"{t.lockout}: {t.players} with no legal move at the start of their turn lose.")),
         )),
@@ -271,16 +272,17 @@ def build_manual(db: Database) -> Manual:
         )),
     ]
     quick = (
-        Section("q-turn", "Turn", (Bullets((f"{t.module}", f"{t.subroutine}", f"Move or deploy ({DEPLOY_COST_MP} "
-                                                                                 f"{t.mp})", "Battle"),
+        Section("q-turn", "Turn", (Bullets((f"{t.module}", f"{t.subroutine}",
+                                            f"Move or deploy ({constants.DEPLOY_COST_MP} {t.mp})", "Battle"),
                                            ordered=True),)),
         Section("q-matrix", "Who wins", (matrix_table(theme),)),
         Section("q-rules", "Remember", (Bullets((
             f"{t.surround}: all neighbours enemy = {t.deactivated}.",
-            f"{t.repair_bay} holds {REPAIR_BAY_CAPACITY}; the third pushes the oldest out with {t.wait} "
-            f"{WAIT_TURNS}.",
-            f"First move: {t.mp} - {FIRST_TURN_MP_PENALTY}.",
-            f"Win: {t.goal_capture}, {t.time_out} ({CLOCK_MINUTES} min), {t.lockout}.",
+            f"{t.repair_bay} holds {constants.REPAIR_BAY_CAPACITY}; the {_ordinal(constants.REPAIR_BAY_CAPACITY + 1)} "
+            f"pushes the oldest out with {t.wait} "
+            f"{constants.WAIT_TURNS}.",
+            f"First move: {t.mp} - {constants.FIRST_TURN_MP_PENALTY}.",
+            f"Win: {t.goal_capture}, {t.time_out} ({constants.CLOCK_MINUTES} min), {t.lockout}.",
             f"d10: 01-{DISK_TOTAL}; 97-100 roll again.")),)),
         Section("q-status", t.statuses, (Bullets(tuple(
             f"{theme.statuses[sid]}: {describe_status(rule, t, miss)}"

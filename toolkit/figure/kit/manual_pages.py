@@ -1,7 +1,7 @@
 """The protocol manual and the quick-reference card as printable pages (the PDF side of the manual).
 
 A small flow layout: blocks go down the page and a new page starts when the next one does not fit.
-Tables repeat their header after a page break. Content comes from `toolkit.manual` only.
+Tables repeat their header after a page break. Content comes from `toolkit.figure.kit.manual` only.
 """
 
 from __future__ import annotations

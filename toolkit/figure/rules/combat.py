@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from enum import Enum
 
+from toolkit.figure import constants
 from toolkit.figure.model import Color, Segment
 
-# Priority from spec 000 section 2.5: Blue > Gold > Purple > White > Red.
-PRIORITY: dict[Color, int] = {Color.RED: 0, Color.WHITE: 1, Color.PURPLE: 2, Color.GOLD: 3, Color.BLUE: 4}
 DAMAGE_COLORS = frozenset({Color.WHITE, Color.GOLD})
 
 
@@ -27,13 +26,19 @@ class Rule(str, Enum):
     HIGHER_STARS = "Higher Stars Win"
 
 
+def priority_order() -> tuple[Color, ...]:
+    """The colours from the one that beats every other colour down to the one that beats none."""
+    return constants.PRIORITY_ORDER
+
+
 def matchup_rule(attacker: Color, defender: Color) -> Rule:
     """The cell of Table 2.1 for two colours."""
     if attacker in DAMAGE_COLORS and defender in DAMAGE_COLORS:
         return Rule.HIGHER_DAMAGE
     if attacker == defender:
         return Rule.HIGHER_STARS if attacker is Color.PURPLE else Rule.DRAW
-    return Rule.ATTACKER_WINS if PRIORITY[attacker] > PRIORITY[defender] else Rule.DEFENDER_WINS
+    order = priority_order()
+    return Rule.ATTACKER_WINS if order.index(attacker) < order.index(defender) else Rule.DEFENDER_WINS
 
 
 def _compare(a: int, b: int) -> Outcome:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from toolkit.sword import constants
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.effects import (
     View,
@@ -21,15 +22,7 @@ from toolkit.sword.rules.effects import (
     protected,
 )
 from toolkit.sword.rules.positions import Move, Range
-from toolkit.sword.rules.state import (
-    ADVANCE_ATTACK_BONUS,
-    CLOSE_ATTACK_BONUS,
-    RETREAT_DEFENSE_BONUS,
-    Action,
-    Choice,
-    PlayerState,
-    Resource,
-)
+from toolkit.sword.rules.state import Action, Choice, PlayerState, Resource
 
 
 @dataclass(slots=True)
@@ -142,11 +135,11 @@ def _attack(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
     strength = turn.players[side.index].attributes.strength
     total, parts = strength, [f"Strength {strength}"]
     if side.choice.move is Move.ADVANCE:
-        total += ADVANCE_ATTACK_BONUS
-        parts.append(f"Advance +{ADVANCE_ATTACK_BONUS}")
+        total += constants.ADVANCE_ATTACK_BONUS
+        parts.append(f"Advance +{constants.ADVANCE_ATTACK_BONUS}")
     if turn.distance is Range.CLOSE:
-        total += CLOSE_ATTACK_BONUS
-        parts.append(f"Close Combat +{CLOSE_ATTACK_BONUS}")
+        total += constants.CLOSE_ATTACK_BONUS
+        parts.append(f"Close Combat +{constants.CLOSE_ATTACK_BONUS}")
     bonus, spends = _technique_bonus(turn, side, "attack_bonus")
     if bonus or spends:
         total += bonus
@@ -170,8 +163,8 @@ def _defense(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
         return 0, [f"cannot defend with {side.technique.name}"], []
     total, parts = player.attributes.defense, [f"Defense {player.attributes.defense}"]
     if side.choice.move is Move.RETREAT:
-        total += RETREAT_DEFENSE_BONUS
-        parts.append(f"Retreat +{RETREAT_DEFENSE_BONUS}")
+        total += constants.RETREAT_DEFENSE_BONUS
+        parts.append(f"Retreat +{constants.RETREAT_DEFENSE_BONUS}")
     spends: list[Resource] = []
     if side.defending:
         bonus, spends = _technique_bonus(turn, side, "defense_bonus")

@@ -49,7 +49,7 @@ Rulings where spec 002 is silent or contradicts itself:
     so that evade always fails for lack of Balance (lint.py reports it as L002).
 16. Insight on the technique reveals it only if the opponent played Attack or Defend; it is remembered
     for that turn only. Attribute insights persist.
-17. `play_duel` declares a draw by time after TURN_LIMIT (10) turns: the spec says duels last 3-5 turns
+17. `play_duel` declares a draw by time after constants.TURN_LIMIT (10) turns: the spec says duels last 3-5 turns
     (most 2-4), so 10 is twice the longest intended duel; a pair that stays Apart can stall forever.
     `turn` does not advance once the duel has a result.
 """
@@ -61,18 +61,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
+from toolkit.sword import constants
 from toolkit.sword.engine.combat import Side, Turn, resolve_combat
 from toolkit.sword.model import Condition, Technique
 from toolkit.sword.rules.effects import active, clamp, of_kind
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import (
-    ATTRIBUTE_MAX,
-    ATTRIBUTE_MIN,
-    BUILD_TOTAL,
-    HONOR_TURN,
-    MOVE_RESOURCES,
-    START_RESOURCES,
-    TURN_LIMIT,
     Action,
     Attributes,
     Choice,
@@ -92,7 +86,7 @@ from toolkit.sword.rules.state import (
 
 __all__ = [
     "Action", "Attributes", "Choice", "DuelOver", "DuelState", "IllegalChoice", "InsightTarget", "InvalidBuild",
-    "PlayerState", "Reason", "Result", "Role", "TURN_LIMIT", "TurnResult", "draw_by_time", "illegal_reason",
+    "PlayerState", "Reason", "Result", "Role", "TurnResult", "draw_by_time", "illegal_reason",
     "legal_builds", "legal_choices", "new_duel", "play_duel", "resolve_turn", "validate_build",
 ]
 
@@ -102,10 +96,11 @@ __all__ = [
 def validate_build(build: HasAttributes) -> Attributes:
     """The build's attributes, or InvalidBuild naming every broken rule (sum 6, each 1..4)."""
     values = {"speed": build.speed, "strength": build.strength, "defense": build.defense}
-    problems = [f"{name} is {value}, not {ATTRIBUTE_MIN}..{ATTRIBUTE_MAX}" for name, value in values.items()
-                if not isinstance(value, int) or not ATTRIBUTE_MIN <= value <= ATTRIBUTE_MAX]
-    if not problems and sum(values.values()) != BUILD_TOTAL:
-        problems.append(f"Speed + Strength + Defense is {sum(values.values())}, not {BUILD_TOTAL}")
+    low, high = constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX
+    problems = [f"{name} is {value}, not {low}..{high}" for name, value in values.items()
+                if not isinstance(value, int) or not low <= value <= high]
+    if not problems and sum(values.values()) != constants.BUILD_TOTAL:
+        problems.append(f"Speed + Strength + Defense is {sum(values.values())}, not {constants.BUILD_TOTAL}")
     if problems:
         raise InvalidBuild("; ".join(problems))
     return Attributes(**values)
@@ -113,16 +108,17 @@ def validate_build(build: HasAttributes) -> Attributes:
 
 def legal_builds() -> list[Attributes]:
     """Every legal build (there are 10), for random play and balance tables."""
-    values = range(ATTRIBUTE_MIN, ATTRIBUTE_MAX + 1)
-    return [Attributes(s, t, BUILD_TOTAL - s - t) for s in values for t in values
-            if ATTRIBUTE_MIN <= BUILD_TOTAL - s - t <= ATTRIBUTE_MAX]
+    values = range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + 1)
+    return [Attributes(s, t, constants.BUILD_TOTAL - s - t) for s in values for t in values
+            if constants.ATTRIBUTE_MIN <= constants.BUILD_TOTAL - s - t <= constants.ATTRIBUTE_MAX]
 
 
 def _player(role: Role, build: HasAttributes, techniques: Sequence[Technique]) -> PlayerState:
     if len(techniques) != 2:
         raise IllegalChoice(f"the {role.value} needs exactly 2 techniques, got {len(techniques)}")
-    momentum, balance = START_RESOURCES[role]
-    return PlayerState(role, validate_build(build), (techniques[0], techniques[1]), momentum, balance)
+    momentum, balance = constants.START_RESOURCES[role]
+    return PlayerState(role, validate_build(build), (techniques[0], techniques[1]), momentum, balance,
+                       health=constants.START_HEALTH)
 
 
 def new_duel(challenger_build: HasAttributes, challenger_techniques: Sequence[Technique],
@@ -258,7 +254,7 @@ def _start_of_turn(turn: Turn) -> None:
 
 def _honor(turn: Turn, number: int) -> Result | None:
     """Retreating on turn 4 or later loses; both doing it is a draw."""
-    if number < HONOR_TURN:
+    if number < constants.HONOR_TURN:
         return None
     retreated = [side.index for side in turn.sides if side.choice.move is Move.RETREAT]
     if len(retreated) == 2:
@@ -289,7 +285,7 @@ def _update_resources(turn: Turn) -> None:
         before = turn.players[i]
         turn.players[i] = clamp(before, side.technique)
         move = side.choice.move
-        for resource, delta in MOVE_RESOURCES[move].items():
+        for resource, delta in constants.MOVE_RESOURCES[move].items():
             if move is Move.RETREAT and resource == "momentum":
                 losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(i))]
                 delta = -losses[0] if losses else delta
@@ -354,7 +350,7 @@ def draw_by_time(state: DuelState) -> DuelState:
 
 
 def play_duel(rng: random.Random, builds: Sequence[HasAttributes], techniques: Sequence[Sequence[Technique]],
-              max_turns: int = TURN_LIMIT) -> tuple[DuelState, list[str]]:
+              max_turns: int = constants.TURN_LIMIT) -> tuple[DuelState, list[str]]:
     """A duel between two players choosing uniformly among their legal choices each turn.
 
     `builds` and `techniques` are (Challenger, Defender). After `max_turns` turns without a result the

@@ -14,8 +14,8 @@ page per card or sheet for SVG, and an R001 warning for any text that had to be 
 - `build_draft_sheet`: the draft procedure and the draft deck.
 - `build_quick_reference`: range tables computed by `resolve_position`, turn sequence, totals, resources.
 
-The spec's numbers (starting resources, caps, movement effects, the honor turn) live in one block at the
-top of `toolkit.kit.sword_common`.
+The spec's numbers (starting resources, caps, movement effects, the honor turn, the build rules) live in
+`toolkit.sword.constants`, which the engine reads too; the sheets read them when they draw.
 """
 
 from __future__ import annotations

@@ -11,24 +11,15 @@ from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import BLEED, card_grid, impose_cards
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
+from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
-    ADVANCE_ATTACK,
-    ADVANCE_BALANCE,
-    ADVANCE_MOMENTUM,
-    CLOSE_ATTACK,
     FACE,
-    GAME_TITLE,
-    HONOR_TURN,
     MUTED_INK,
-    RETREAT_DEFENSE,
-    RETREAT_MOMENTUM,
     ROLE_FILL,
     ROLE_NAME,
-    ROLE_START,
     RULE_INK,
     SIDES,
-    STAY_BALANCE,
     SUMI,
     TINT,
     VERMILION,
@@ -40,13 +31,16 @@ from toolkit.sword.kit.common import (
     icon,
     labelled_items,
     letter_badge,
+    move_change,
     pattern,
+    role_start,
     signed,
     split_label,
     technique_where,
     text_top,
 )
 from toolkit.sword.model import Technique
+from toolkit.sword.rules.positions import Move
 
 CARD_W, CARD_H = POKER
 INNER = SAFE - 1.5  # where card_face draws its frame
@@ -75,7 +69,7 @@ def sword_back(kind: str, fill: str, ink: str, side: Side | None = None, mark: s
     else:  # the swords fill the medallion; the kind sits under it
         items += icon("swords", cx, cy - 1.5, r * 0.5, ink)
         items.append(Text(cx, cy + r + 6.0, kind.upper(), 8, "condensed-bold", ink, "middle"))
-    items.append(Text(cx, h - SAFE - 4.0, GAME_TITLE.upper(), 5.5, "condensed", ink, "middle"))
+    items.append(Text(cx, h - SAFE - 4.0, constants.GAME_NAME.upper(), 5.5, "condensed", ink, "middle"))
     if side is not None:
         items.append(Text(cx, SAFE + 6.2, side.name.upper(), 6, "condensed-bold", ink, "middle"))
     return items
@@ -100,27 +94,33 @@ def actions() -> tuple[Action, ...]:
     return (
         Action("attack", "Attack", "Combat", ("Strength", "+ bonuses"),
                "Strike, at Sword Range or Close Combat (the range after movement). "
-               f"Attack Total = Strength + technique bonuses + position bonuses (Advance {signed(ADVANCE_ATTACK)}, "
-               f"Close Combat {signed(CLOSE_ATTACK)}). Damage = Attack Total − the opponent's Defense Total, "
+               f"Attack Total = Strength + technique bonuses + position bonuses (Advance "
+               f"{signed(constants.ADVANCE_ATTACK_BONUS)}, "
+               f"Close Combat {signed(constants.CLOSE_ATTACK_BONUS)}). Damage = Attack Total − the opponent's "
+               f"Defense Total, "
                "at least 0.",
                "Alone, or with Advance or Retreat."),
         Action("defend", "Defend", "Combat", ("Defense", "+ bonuses"),
                "Guard, at Sword Range or Close Combat (the range after movement). "
                "Defense Total = Defense + technique bonuses + position bonuses "
-               f"(Retreat {signed(RETREAT_DEFENSE)}). It is taken off the attacker's Attack Total.",
+               f"(Retreat {signed(constants.RETREAT_DEFENSE_BONUS)}). It is taken off the attacker's Attack Total.",
                "Alone, or with Advance or Retreat."),
         Action("advance", "Advance", "Movement",
-               (f"{signed(ADVANCE_MOMENTUM)} Momentum", f"{signed(ADVANCE_BALANCE)} Balance",
-                f"{signed(ADVANCE_ATTACK)} Attack"),
+               (f"{signed(move_change(Move.ADVANCE, 'momentum'))} Momentum",
+                f"{signed(move_change(Move.ADVANCE, 'balance'))} Balance",
+                f"{signed(constants.ADVANCE_ATTACK_BONUS)} Attack"),
                "Step in: the range closes unless the opponent retreats (see the range table). "
-               f"{signed(ADVANCE_ATTACK)} to your Attack Total this turn.",
-               f"Alone, or with a Combat card or Insight. No movement card: Stay Put, {signed(STAY_BALANCE)} Balance."),
+               f"{signed(constants.ADVANCE_ATTACK_BONUS)} to your Attack Total this turn.",
+               f"Alone, or with a Combat card or Insight. No movement card: Stay Put, "
+               f"{signed(move_change(Move.STAY, 'balance'))} Balance."),
         Action("retreat", "Retreat", "Movement",
-               (f"{signed(RETREAT_MOMENTUM)} Momentum", f"{signed(RETREAT_DEFENSE)} Defense"),
+               (f"{signed(move_change(Move.RETREAT, 'momentum'))} Momentum",
+                f"{signed(constants.RETREAT_DEFENSE_BONUS)} Defense"),
                "Step back: the range opens unless the opponent advances (see the range table). "
-               f"{signed(RETREAT_DEFENSE)} to your Defense Total this turn.",
-               f"Alone, or with a Combat card or Insight. No movement card: Stay Put, {signed(STAY_BALANCE)} Balance.",
-               warning=f"Loses the duel from turn {HONOR_TURN} (dishonor). Both retreat: draw."),
+               f"{signed(constants.RETREAT_DEFENSE_BONUS)} to your Defense Total this turn.",
+               f"Alone, or with a Combat card or Insight. No movement card: Stay Put, "
+               f"{signed(move_change(Move.STAY, 'balance'))} Balance.",
+               warning=f"Loses the duel from turn {constants.HONOR_TURN} (dishonor). Both retreat: draw."),
         Action("insight", "Insight", "Insight", ("Reveal 1", "Cannot defend"),
                "Learn one hidden element: the opponent's Speed, Strength or Defense (known for the rest of the "
                "duel), or their current technique if they Attack or Defend. You cannot defend this turn: an attack "
@@ -198,7 +198,7 @@ def action_front(side: Side, action: Action, cuts: Cuts) -> list[Shape]:
 
 def build_action_cards(ctx: SwordContext) -> Component:
     """Five action cards per player; each player's set on its own sheet, backed with that player's back."""
-    component = Component("sword-actions", f"{GAME_TITLE}: action cards")
+    component = Component("sword-actions", f"{constants.GAME_NAME}: action cards")
     cuts = Cuts()
     grid = card_grid(ctx.paper, CARD_W, CARD_H)
     for side in SIDES:
@@ -276,12 +276,12 @@ def technique_front(technique: Technique, cuts: Cuts) -> list[Shape]:
         spare = 6.0 - len(phil.lines) * phil.line_height()
         items += text_top(phil, w / 2, phil_top + 0.8 + spare / 2, "condensed", SUMI, "middle")
     items.append(Text(TEXT_X, FOOT_Y, "TECHNIQUE", 5.5, "condensed-bold", VERMILION))
-    items.append(Text(w - TEXT_X, FOOT_Y, GAME_TITLE, 5.5, "condensed", MUTED_INK, "end"))
+    items.append(Text(w - TEXT_X, FOOT_Y, constants.GAME_NAME, 5.5, "condensed", MUTED_INK, "end"))
     return items
 
 
 def build_technique_cards(ctx: SwordContext) -> Component:
-    component = Component("sword-techniques", f"{GAME_TITLE}: technique cards")
+    component = Component("sword-techniques", f"{constants.GAME_NAME}: technique cards")
     cuts = Cuts()
     fronts = []
     for technique in ctx.db.draft_techniques():
@@ -308,7 +308,7 @@ def role_front(role: str, cuts: Cuts) -> list[Shape]:
     w, h = CARD_W, CARD_H
     color = ROLE_FILL[role]
     subtitle, advantage, motto, mark = ROLE_TEXT[role]
-    start = ROLE_START[role]
+    start = role_start()[role]
     where = f"role card '{ROLE_NAME[role]}'"
     items: list[Shape] = card_face(w, h, fill=FACE, frame=color)
     band_h = 16.0
@@ -352,10 +352,10 @@ def role_front(role: str, cuts: Cuts) -> list[Shape]:
 
 
 def build_role_cards(ctx: SwordContext) -> Component:
-    component = Component("sword-roles", f"{GAME_TITLE}: role cards")
+    component = Component("sword-roles", f"{constants.GAME_NAME}: role cards")
     cuts = Cuts()
     fronts = []
-    for role in ROLE_START:
+    for role in role_start():
         art = role_front(role, cuts)
         fronts.append(art)
         component.pieces.append((f"role-{role}", card_piece(art, CARD_W, CARD_H, ROLE_NAME[role])))

@@ -2,7 +2,7 @@
 colours, patterns, drawn icons and text fitting that records what had to be cut.
 
 The numbers below are the only place the kit states the rules' quantities; every printed sentence is
-built from them. Range tables are never typed: they come from `toolkit.rules.sword.positions`.
+built from them. Range tables are never typed: they come from `toolkit.sword.rules.positions`.
 """
 
 from __future__ import annotations
@@ -29,21 +29,10 @@ from toolkit.render.scene import (
     filled,
 )
 from toolkit.render.textfit import ELLIPSIS, LEADING, Fitted, fit_line, fit_text, wrap
+from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.model import Technique
-from toolkit.sword.rules import state as sword_state
 from toolkit.sword.rules.positions import Move, Range
-from toolkit.sword.rules.state import (
-    ADVANCE_ATTACK_BONUS,
-    BUILD_TOTAL,
-    CLOSE_ATTACK_BONUS,
-    DEFAULT_CAP,
-    MOVE_RESOURCES,
-    RETREAT_DEFENSE_BONUS,
-    START_HEALTH,
-    START_RESOURCES,
-    Role,
-)
 
 # --- Spec 002 numbers, read from the rules engine so the sheets cannot disagree with it -----------------
 
@@ -55,24 +44,21 @@ class Start:
     health: int
 
 
-ROLE_START: dict[str, Start] = {role.value: Start(*START_RESOURCES[role], START_HEALTH) for role in Role}
-RESOURCE_CAP = DEFAULT_CAP  # Momentum and Balance, unless a technique raises it
-HEALTH = START_HEALTH
-ADVANCE_MOMENTUM, ADVANCE_BALANCE = (MOVE_RESOURCES[Move.ADVANCE][r] for r in ("momentum", "balance"))
-RETREAT_MOMENTUM = MOVE_RESOURCES[Move.RETREAT]["momentum"]
-STAY_BALANCE = MOVE_RESOURCES[Move.STAY]["balance"]
-ADVANCE_ATTACK = ADVANCE_ATTACK_BONUS
-RETREAT_DEFENSE = RETREAT_DEFENSE_BONUS
-CLOSE_ATTACK = CLOSE_ATTACK_BONUS
-ATTRIBUTE_TOTAL = BUILD_TOTAL
-ATTRIBUTE_MIN, ATTRIBUTE_MAX = sword_state.ATTRIBUTE_MIN, sword_state.ATTRIBUTE_MAX
-HONOR_TURN = sword_state.HONOR_TURN  # playing Retreat on this turn or later loses by dishonor
+def role_start() -> dict[str, Start]:
+    """Each role's starting Momentum, Balance and Health, by role id."""
+    return {role: Start(*resources, constants.START_HEALTH) for role, resources in constants.START_RESOURCES.items()}
+
+
+def move_change(move: Move, resource: str) -> int:
+    """What a movement card does to one of its player's resources (0: nothing)."""
+    return constants.MOVE_RESOURCES[move.value].get(resource, 0)
+
+
 INITIATIVE_VALUES = tuple(range(1, 8))
 EVADE_TOKENS = 6
 
 # --- words ---------------------------------------------------------------------------------------------
 
-GAME_TITLE = "Untitled Dueling Game"
 RANGE_NAME = {Range.APART: "Apart", Range.SWORD: "Sword Range", Range.CLOSE: "Close Combat"}
 RANGE_SHORT = {Range.APART: "Apart", Range.SWORD: "Sword", Range.CLOSE: "Close"}
 MOVE_NAME = {Move.ADVANCE: "Advance", Move.STAY: "Stay", Move.RETREAT: "Retreat"}
@@ -87,16 +73,16 @@ def signed(value: int) -> str:
 
 
 def honor_text() -> str:
-    return (f"Playing Retreat on turn {HONOR_TURN} or later loses the duel at once by dishonor. "
+    return (f"Playing Retreat on turn {constants.HONOR_TURN} or later loses the duel at once by dishonor. "
             "If both players retreat, the duel is a draw.")
 
 
 def raised_cap(ctx: SwordContext, resource: str) -> tuple[int, list[str]]:
     """The highest cap any technique of the kit gives `resource`, and the names of those techniques."""
-    best, names = RESOURCE_CAP, []
+    best, names = constants.RESOURCE_CAP, []
     for technique in ctx.db.draft_techniques():
         for effect in technique.effects:
-            if effect.kind == "raise_cap" and effect.resource == resource and effect.cap > RESOURCE_CAP:
+            if effect.kind == "raise_cap" and effect.resource == resource and effect.cap > constants.RESOURCE_CAP:
                 best = max(best, effect.cap)
                 names.append(technique.name)
     return best, names
@@ -378,7 +364,7 @@ SHEET_MARGIN = 10.0
 def sheet_title(x: float, y: float, width: float, title: str, subtitle: str, cuts: Cuts, where: str) -> list[Shape]:
     """Title (baseline at y + 7), a vermilion rule, and a muted subtitle under it: 15 mm tall."""
     items: list[Shape] = [cuts.text(x, y + 7.0, title, width * 0.62, "bold", 17, 10, where, SUMI)]
-    items.append(Text(x + width, y + 7.0, GAME_TITLE, 8, "condensed", MUTED_INK, "end"))
+    items.append(Text(x + width, y + 7.0, constants.GAME_NAME, 8, "condensed", MUTED_INK, "end"))
     items.append(Rect(x, y + 9.5, width, 0.8, filled(VERMILION)))
     if subtitle:
         items.append(cuts.text(x, y + 14.4, subtitle, width, "regular", 8, 6, where, MUTED_INK))

@@ -10,15 +10,9 @@ from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import Circle, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
-    ADVANCE_ATTACK,
-    ADVANCE_BALANCE,
-    ADVANCE_MOMENTUM,
-    CLOSE_ATTACK,
-    GAME_TITLE,
-    HEALTH,
-    HONOR_TURN,
     MOVE_NAME,
     MOVE_ORDER,
     MUTED_INK,
@@ -26,20 +20,17 @@ from toolkit.sword.kit.common import (
     RANGE_NAME,
     RANGE_ORDER,
     RANGE_SHORT,
-    RESOURCE_CAP,
-    RETREAT_DEFENSE,
-    RETREAT_MOMENTUM,
     ROLE_FILL,
     ROLE_NAME,
-    ROLE_START,
     RULE_INK,
-    STAY_BALANCE,
     SUMI,
     TINT,
     VERMILION,
     Cuts,
+    move_change,
     numbered_list,
     raised_cap,
+    role_start,
     section_title,
     sheet_title,
     signed,
@@ -224,9 +215,10 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
     box_y = y + 6.0
     page.add(Rect(m, box_y, inner, box_h, filled(TINT, RULE_INK, 0.3), radius=1.5))
     page.add(*text_top(fitted, m + 4.0, box_y + 2.0, "regular", INK))
-    page.add(Text(width / 2, height - m + 3.0, f"{GAME_TITLE} · technique draft", 6.5, "regular", MUTED_INK,
+    page.add(Text(width / 2, height - m + 3.0, f"{constants.GAME_NAME} · technique draft", 6.5, "regular", MUTED_INK,
                   "middle"))
-    component = Component("sword-draft", f"{GAME_TITLE}: technique draft", pages=[page], warnings=cuts.problems)
+    component = Component("sword-draft", f"{constants.GAME_NAME}: technique draft", pages=[page],
+                          warnings=cuts.problems)
     component.pieces = [("draft", page)]
     return component
 
@@ -284,11 +276,13 @@ def reference_turn() -> list[str]:
     return [
         "Select: in secret, 0–2 action cards and 1 technique card, face down.",
         "Reveal: all action cards at once.",
-        f"Honor: whoever played Retreat on turn {HONOR_TURN} or later loses at once; both: a draw.",
+        f"Honor: whoever played Retreat on turn {constants.HONOR_TURN} or later loses at once; both: a draw.",
         "Position: read the range tables; move the position token.",
-        f"Resources: Advance {signed(ADVANCE_MOMENTUM)} Momentum {signed(ADVANCE_BALANCE)} Balance; Retreat "
-        f"{signed(RETREAT_MOMENTUM)} Momentum; Stay Put {signed(STAY_BALANCE)} Balance. Never below 0, cap "
-        f"{RESOURCE_CAP}.",
+        f"Resources: Advance {signed(move_change(Move.ADVANCE, 'momentum'))} Momentum "
+        f"{signed(move_change(Move.ADVANCE, 'balance'))} Balance; Retreat "
+        f"{signed(move_change(Move.RETREAT, 'momentum'))} Momentum; Stay Put "
+        f"{signed(move_change(Move.STAY, 'balance'))} Balance. Never below 0, cap "
+        f"{constants.RESOURCE_CAP}.",
         "Insight: each Insight player learns one hidden element.",
         "Techniques: if in range and someone attacks, players who Attack or Defend reveal their techniques, "
         "which activate on their conditions.",
@@ -300,9 +294,11 @@ def reference_turn() -> list[str]:
 
 def reference_totals() -> list[str]:
     return [
-        f"Attack Total: Strength + technique bonuses + position bonuses (Advance {signed(ADVANCE_ATTACK)}, "
-        f"Close Combat {signed(CLOSE_ATTACK)}).",
-        f"Defense Total: Defense + technique bonuses + position bonuses (Retreat {signed(RETREAT_DEFENSE)}).",
+        f"Attack Total: Strength + technique bonuses + position bonuses (Advance "
+        f"{signed(constants.ADVANCE_ATTACK_BONUS)}, "
+        f"Close Combat {signed(constants.CLOSE_ATTACK_BONUS)}).",
+        f"Defense Total: Defense + technique bonuses + position bonuses (Retreat "
+        f"{signed(constants.RETREAT_DEFENSE_BONUS)}).",
         "Damage: Attack Total − Defense Total, minimum 0, for each attack not evaded.",
         "Insight: you cannot defend; an attack deals its full Attack Total (a technique may still evade).",
         "Initiative: Speed + current Balance. Tie: higher Speed first; still tied: evades resolve together.",
@@ -313,7 +309,7 @@ def reference_ranges() -> list[str]:
     return [
         "Apart: no attacks; movement and Insight only.",
         "Sword Range: Attack and Defend.",
-        f"Close Combat: attacks get {signed(CLOSE_ATTACK)}; close-range technique effects apply.",
+        f"Close Combat: attacks get {signed(constants.CLOSE_ATTACK_BONUS)}; close-range technique effects apply.",
     ]
 
 
@@ -325,18 +321,21 @@ def _resources_table(ctx: SwordContext, x: float, y: float, width: float, cuts: 
     balance_cap, raisers = raised_cap(ctx, "balance")
     momentum_cap, m_raisers = raised_cap(ctx, "momentum")
 
-    def cap_text(cap: int, names: list[str]) -> str:
-        return f"{RESOURCE_CAP} ({', '.join(dict.fromkeys(names))}: {cap})" if names else str(RESOURCE_CAP)
+    def cap_text(raised: int, names: list[str]) -> str:
+        cap = constants.RESOURCE_CAP
+        return f"{cap} ({', '.join(dict.fromkeys(names))}: {raised})" if names else str(cap)
 
+    start = role_start()
     heads = ("", ROLE_NAME["challenger"], ROLE_NAME["defender"], "Gain", "Lose", "Cap")
     rows = (
-        ("Momentum", str(ROLE_START["challenger"].momentum), str(ROLE_START["defender"].momentum),
-         f"Advance {signed(ADVANCE_MOMENTUM)}", f"Retreat {signed(RETREAT_MOMENTUM)}",
-         cap_text(momentum_cap, m_raisers)),
-        ("Balance", str(ROLE_START["challenger"].balance), str(ROLE_START["defender"].balance),
-         f"Stay Put {signed(STAY_BALANCE)}", f"Advance {signed(ADVANCE_BALANCE)}", cap_text(balance_cap, raisers)),
-        ("Health", str(ROLE_START["challenger"].health), str(ROLE_START["defender"].health), "—",
-         "1 per damage", f"{HEALTH} · 0: defeated"),
+        ("Momentum", str(start["challenger"].momentum), str(start["defender"].momentum),
+         f"Advance {signed(move_change(Move.ADVANCE, 'momentum'))}",
+         f"Retreat {signed(move_change(Move.RETREAT, 'momentum'))}", cap_text(momentum_cap, m_raisers)),
+        ("Balance", str(start["challenger"].balance), str(start["defender"].balance),
+         f"Stay Put {signed(move_change(Move.STAY, 'balance'))}",
+         f"Advance {signed(move_change(Move.ADVANCE, 'balance'))}", cap_text(balance_cap, raisers)),
+        ("Health", str(start["challenger"].health), str(start["defender"].health), "—",
+         "1 per damage", f"{constants.START_HEALTH} · 0: defeated"),
     )
     cols = [width * f for f in (0.16, 0.14, 0.14, 0.16, 0.16, 0.24)]
     row_h = 6.8
@@ -388,7 +387,8 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
         all_cells[start] = cells
     y += 7.0 + 6.0 + 3 * cell_h + 5.0
 
-    honor = (f"Honor is checked before position: playing Retreat on turn {HONOR_TURN} or later loses at once by "
+    honor = (f"Honor is checked before position: playing Retreat on turn {constants.HONOR_TURN} or later loses at "
+             f"once by "
              "dishonor; if both players retreat, the duel is a draw.")
     fitted = cuts.block(honor, inner - 6.0, 9.0, "regular", 8, 6, "quick reference honor")
     box_h = len(fitted.lines) * fitted.line_height() + 3.0
@@ -423,7 +423,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
     page.add(*section_title(m, ty, inner, "Resources", cuts))
     items, _ = _resources_table(ctx, m, ty + 8.0, inner, cuts)
     page.add(*items)
-    page.add(Text(width / 2, height - m + 3.0, f"{GAME_TITLE} · quick reference", 6.5, "regular", MUTED_INK,
+    page.add(Text(width / 2, height - m + 3.0, f"{constants.GAME_NAME} · quick reference", 6.5, "regular", MUTED_INK,
                   "middle"))
     return page, all_cells
 
@@ -431,7 +431,8 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
 def build_quick_reference(ctx: SwordContext) -> Component:
     cuts = Cuts()
     page, _ = quick_reference_page(ctx, cuts)
-    component = Component("sword-reference", f"{GAME_TITLE}: quick reference", pages=[page], warnings=cuts.problems)
+    component = Component("sword-reference", f"{constants.GAME_NAME}: quick reference", pages=[page],
+                          warnings=cuts.problems)
     component.pieces = [("quick-reference", page)]
     return component
 

@@ -12,24 +12,13 @@ from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, filled
+from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
-    ADVANCE_BALANCE,
-    ADVANCE_MOMENTUM,
-    ATTRIBUTE_MAX,
-    ATTRIBUTE_MIN,
-    ATTRIBUTE_TOTAL,
-    GAME_TITLE,
-    HEALTH,
-    HONOR_TURN,
     MUTED_INK,
-    RESOURCE_CAP,
-    RETREAT_MOMENTUM,
-    ROLE_START,
     RULE_INK,
     SHEET_MARGIN,
     SIDES,
-    STAY_BALANCE,
     SUMI,
     TINT,
     VERMILION,
@@ -38,13 +27,16 @@ from toolkit.sword.kit.common import (
     honor_text,
     icon,
     letter_badge,
+    move_change,
     numbered_list,
     pattern,
     raised_cap,
+    role_start,
     section_title,
     signed,
     text_top,
 )
+from toolkit.sword.rules.positions import Move
 
 BOX = 17.0  # track box: a 14 mm track marker sits inside
 BOX_GAP = 1.6
@@ -69,24 +61,26 @@ def tracks(ctx: SwordContext) -> list[Track]:
     """The three tracks, from the constants and from the kit's techniques (raised caps)."""
     result = []
     for resource, rule in (
-        ("momentum", f"Advance {signed(ADVANCE_MOMENTUM)} · Retreat {signed(RETREAT_MOMENTUM)}"),
-        ("balance", f"Stay Put {signed(STAY_BALANCE)} · Advance {signed(ADVANCE_BALANCE)}"),
+        ("momentum", f"Advance {signed(move_change(Move.ADVANCE, 'momentum'))} · Retreat "
+                     f"{signed(move_change(Move.RETREAT, 'momentum'))}"),
+        ("balance", f"Stay Put {signed(move_change(Move.STAY, 'balance'))} · Advance "
+                    f"{signed(move_change(Move.ADVANCE, 'balance'))}"),
     ):
         cap, names = raised_cap(ctx, resource)
-        result.append(Track(resource.capitalize(), tuple(range(cap + 1)), f"{rule} · cap {RESOURCE_CAP}",
-                            tuple(range(RESOURCE_CAP + 1, cap + 1)), tuple(dict.fromkeys(names))))
-    result.append(Track("Health", tuple(range(HEALTH, -1, -1)), "Lose 1 per point of damage · 0: defeated",
-                        danger=(0,)))
+        result.append(Track(resource.capitalize(), tuple(range(cap + 1)), f"{rule} · cap {constants.RESOURCE_CAP}",
+                            tuple(range(constants.RESOURCE_CAP + 1, cap + 1)), tuple(dict.fromkeys(names))))
+    result.append(Track("Health", tuple(range(constants.START_HEALTH, -1, -1)),
+                        "Lose 1 per point of damage · 0: defeated", danger=(0,)))
     return result
 
 
 def _start_tags(track: Track) -> dict[int, str]:
     """Which box each role starts on: {'value': 'C start' / 'D start' / 'start'}."""
     tags: dict[int, list[str]] = {}
-    for role, start in ROLE_START.items():
+    for role, start in role_start().items():
         value = getattr(start, track.name.lower())
         tags.setdefault(value, []).append(role)
-    return {value: ("start" if len(roles) == len(ROLE_START) else f"{roles[0].capitalize()} start")
+    return {value: ("start" if len(roles) == len(role_start()) else f"{roles[0].capitalize()} start")
             for value, roles in tags.items()}
 
 
@@ -158,10 +152,13 @@ def mat_turn_summary() -> list[str]:
     return [
         "Choose: in secret, 0–2 action cards and 1 technique, face down.",
         "Reveal: all action cards at once.",
-        f"Position: honor check first (Retreat from turn {HONOR_TURN}), then the range table; move the position "
+        f"Position: honor check first (Retreat from turn {constants.HONOR_TURN}), then the range table; move the "
+        f"position "
         "token.",
-        f"Resources: Advance {signed(ADVANCE_MOMENTUM)} Momentum {signed(ADVANCE_BALANCE)} Balance, "
-        f"Retreat {signed(RETREAT_MOMENTUM)} Momentum, Stay Put {signed(STAY_BALANCE)} Balance.",
+        f"Resources: Advance {signed(move_change(Move.ADVANCE, 'momentum'))} Momentum "
+        f"{signed(move_change(Move.ADVANCE, 'balance'))} Balance, "
+        f"Retreat {signed(move_change(Move.RETREAT, 'momentum'))} Momentum, Stay Put "
+        f"{signed(move_change(Move.STAY, 'balance'))} Balance.",
         "Combat: Insight first; if in range and someone attacks, reveal techniques and total Attack and Defense.",
         "Damage: evades by Initiative (Speed + Balance), highest first; then damage to both at once.",
     ]
@@ -187,7 +184,7 @@ def player_mat(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
     page.add(*letter_badge(side, m + 9.0, top + band_h / 2, 5.2, 15))
     page.add(Circle(m + 9.0, top + band_h / 2, 5.2, Style(stroke=side.ink, width=0.4)))
     page.add(Text(m + 18.0, top + 10.2, f"{side.name} · duel mat", 15, "bold", side.ink))
-    page.add(Text(width - m - 4.0, top + 9.6, GAME_TITLE, 8, "condensed", side.ink, "end"))
+    page.add(Text(width - m - 4.0, top + 9.6, constants.GAME_NAME, 8, "condensed", side.ink, "end"))
 
     # Vertical budget: what is left after the fixed parts is shared by the track spacing and the turn box.
     bottom = height - top - 5.0
@@ -231,14 +228,15 @@ def player_mat(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
     page.add(Rect(hx, y, honor_w, honor_h, filled("#f7e3df", VERMILION, 0.4), radius=1.5))
     page.add(Text(hx + 3.0, y + 5.0, "HONOR", 8, "bold", VERMILION))
     page.add(*text_top(honor, hx + 3.0, y + 6.8, "regular", INK))
-    page.add(Text(width / 2, height - top + 1.0, f"{GAME_TITLE} · {side.name} mat · place a track marker on each "
+    page.add(Text(width / 2, height - top + 1.0, f"{constants.GAME_NAME} · {side.name} mat · place a track marker on "
+                                                 f"each "
                   "track's start box", 6.5, "regular", MUTED_INK, "middle"))
     return page
 
 
 def _one_page_per_side(ctx: SwordContext, name: str, title: str, piece: str, draw) -> Component:
     """A component with one page for each player, drawn by `draw(ctx, side, cuts)`."""
-    component = Component(name, f"{GAME_TITLE}: {title}")
+    component = Component(name, f"{constants.GAME_NAME}: {title}")
     cuts = Cuts()
     for side in SIDES:
         page = draw(ctx, side, cuts)
@@ -272,8 +270,9 @@ def _owner_half(ctx: SwordContext, side: Side, width: float, top: float, bottom:
                            SUMI))
     items.append(Text(width - m, y + 6.0, side.name, 9, "bold", SUMI, "end"))
     y += 11.5
-    rule = (f"Share {ATTRIBUTE_TOTAL} points: Speed + Strength + Defense = {ATTRIBUTE_TOTAL}, each from "
-            f"{ATTRIBUTE_MIN} to {ATTRIBUTE_MAX}. Circle one value in each box, in secret, before the draft.")
+    rule = (f"Share {constants.BUILD_TOTAL} points: Speed + Strength + Defense = {constants.BUILD_TOTAL}, each from "
+            f"{constants.ATTRIBUTE_MIN} to {constants.ATTRIBUTE_MAX}. Circle one value in each box, in secret, "
+            f"before the draft.")
     fitted = cuts.block(rule, inner, 8.0, "regular", 8.5, 6, "attribute rule")
     items += text_top(fitted, m, y, "regular", INK)
     y += len(fitted.lines) * fitted.line_height() + 3.0
@@ -282,7 +281,7 @@ def _owner_half(ctx: SwordContext, side: Side, width: float, top: float, bottom:
     gap = 5.0
     box_w = (inner - 2 * gap) / 3
     box_h = 36.0
-    values = range(ATTRIBUTE_MIN, ATTRIBUTE_MAX + 1)
+    values = range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + 1)
     for index, (name, use) in enumerate(ATTRIBUTES):
         bx = m + index * (box_w + gap)
         items.append(Rect(bx, y, box_w, box_h, filled("#ffffff", SUMI, 0.45), radius=2.0))
@@ -298,8 +297,8 @@ def _owner_half(ctx: SwordContext, side: Side, width: float, top: float, bottom:
         note = cuts.block(use, box_w - 5.0, 8.0, "condensed", 7.5, 5, "attribute box")
         items += text_top(note, bx + box_w / 2, y + 26.0, "condensed", MUTED_INK, "middle")
     y += box_h + 3.0
-    items.append(cuts.text(m, y + 4.0, f"Check: Speed + Strength + Defense = {ATTRIBUTE_TOTAL}", inner, "bold", 8.5, 6,
-                           "attribute sheet", VERMILION))
+    items.append(cuts.text(m, y + 4.0, f"Check: Speed + Strength + Defense = {constants.BUILD_TOTAL}", inner, "bold",
+                           8.5, 6, "attribute sheet", VERMILION))
     y += 8.0
 
     # Example builds (from the kit's data).

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from toolkit.sword import constants
 from toolkit.sword.model import Condition, Technique
 from toolkit.sword.rules.positions import Move, Range
-from toolkit.sword.rules.state import DEFAULT_CAP, PlayerState, Resource
+from toolkit.sword.rules.state import PlayerState, Resource
 
 MOMENTUM_COUNTS = ("momentum", "opponent_momentum")
 
@@ -57,7 +58,7 @@ def active(technique: Technique, kind: str, view: View) -> list[Any]:
 
 def cap(technique: Technique, resource: Resource) -> int:
     """The most of a resource a player can hold while playing this technique (Fudoshin: Balance 6)."""
-    return max([DEFAULT_CAP, *(e.cap for e in of_kind(technique, "raise_cap") if e.resource == resource)])
+    return max([constants.RESOURCE_CAP, *(e.cap for e in of_kind(technique, "raise_cap") if e.resource == resource)])
 
 
 def adjust(player: PlayerState, technique: Technique, resource: Resource, delta: int) -> PlayerState:

@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from toolkit.sword import constants
 from toolkit.sword.model import Condition, EvadeCost, Technique
 from toolkit.sword.rules.positions import Move
-from toolkit.sword.rules.state import DEFAULT_CAP, MOVE_RESOURCES
 
-RESOURCE_CAP = DEFAULT_CAP
-BASE_RETREAT_MOMENTUM_LOSS = -MOVE_RESOURCES[Move.RETREAT]["momentum"]
-DRAFT_SIZE = 10  # spec 002: "There are 10 Technique cards available"
+
+def base_retreat_loss() -> int:
+    """How much Momentum Retreat loses under the core rules."""
+    return -constants.MOVE_RESOURCES[Move.RETREAT.value]["momentum"]
+
+
 # The draft: remove 1; Challenger picks 1; Defender picks 1, discards 2; Challenger picks 1, discards 1;
 # Defender picks 1 and discards the rest. Cards taken before the last "rest":
 DRAFT_STEPS_NEED = 1 + 1 + 1 + 2 + 1 + 1 + 1
@@ -32,7 +35,7 @@ class LintFinding:
 def cap(technique: Technique, resource: str) -> int:
     """The highest value a resource can reach while this technique is played."""
     raised = [e.cap for e in technique.effects if e.kind == "raise_cap" and e.resource == resource]
-    return max([RESOURCE_CAP, *raised])
+    return max([constants.RESOURCE_CAP, *raised])
 
 
 def _condition_findings(technique: Technique, condition: Condition, where: str, effect: int | None,
@@ -72,11 +75,11 @@ def _evade_findings(technique: Technique) -> list[LintFinding]:
 def lint_technique(technique: Technique) -> list[LintFinding]:
     findings = _evade_findings(technique)
     for index, effect in enumerate(technique.effects):
-        if effect.kind == "retreat_momentum_loss" and effect.amount >= BASE_RETREAT_MOMENTUM_LOSS:
+        if effect.kind == "retreat_momentum_loss" and effect.amount >= base_retreat_loss():
             findings.append(LintFinding(
                 "L001", technique.id,
                 f"{technique.name}: 'when Retreating, lose only {effect.amount} Momentum instead of all' changes "
-                f"nothing: the core rules already make Retreat lose {BASE_RETREAT_MOMENTUM_LOSS} Momentum, not all "
+                f"nothing: the core rules already make Retreat lose {base_retreat_loss()} Momentum, not all "
                 "(the card and the rules contradict each other)", index, False,
                 "decide which is meant: make Retreat lose all Momentum in the core rules, or give the card "
                 "another special"))
@@ -100,6 +103,6 @@ def lint_draft(techniques: Sequence[Technique]) -> list[LintFinding]:
             if victims:
                 findings.append(LintFinding(
                     "L002", card.id, f"{card.name}: its +{effect.amount} evade surcharge makes these evades "
-                    f"impossible to pay against it under the cap of {RESOURCE_CAP}: {', '.join(victims)}", index,
-                    False, "intended? then say so on the card; otherwise cap the surcharge"))
+                    f"impossible to pay against it under the cap of {constants.RESOURCE_CAP}: {', '.join(victims)}",
+                    index, False, "intended? then say so on the card; otherwise cap the surcharge"))
     return findings

@@ -1,6 +1,6 @@
 """sword-duel state (spec 002): attributes, players, the duel, one turn's choices and its result.
 
-Everything here is frozen data; the rules that change it live in `engine.py` and `combat.py`.
+Everything here is frozen data; the rules that change it live in `toolkit.sword.engine` (`duel.py`, `combat.py`).
 Player 0 is always the Challenger and player 1 the Defender.
 """
 
@@ -10,35 +10,18 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, Protocol
 
+from toolkit.sword import constants
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Move, Range
 
 Resource = Literal["momentum", "balance"]
 
-START_HEALTH = 3
-DEFAULT_CAP = 3  # Momentum and Balance, unless the played technique raises it
-BUILD_TOTAL = 6
-ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 4
-HONOR_TURN = 4  # "If a player uses the Retreat card after Turn 3, they lose"
-TURN_LIMIT = 10  # see the engine docstring: twice the longest duel the spec describes
 CHALLENGER, DEFENDER = 0, 1
-# Spec 002 "Momentum & Balance Updates" and "Apply Bonuses": printed sheets read these too.
-MOVE_RESOURCES: dict[Move, dict[str, int]] = {
-    Move.ADVANCE: {"momentum": +1, "balance": -1},
-    Move.RETREAT: {"momentum": -1},
-    Move.STAY: {"balance": +1},
-}
-ADVANCE_ATTACK_BONUS = 1
-CLOSE_ATTACK_BONUS = 1
-RETREAT_DEFENSE_BONUS = 1
 
 
 class Role(str, Enum):
     CHALLENGER = "challenger"
     DEFENDER = "defender"
-
-
-START_RESOURCES: dict[Role, tuple[int, int]] = {Role.CHALLENGER: (1, 0), Role.DEFENDER: (0, 1)}  # Momentum, Balance
 
 
 class Action(str, Enum):
@@ -115,7 +98,7 @@ class PlayerState:
     techniques: tuple[Technique, Technique]
     momentum: int
     balance: int
-    health: int = START_HEALTH
+    health: int = constants.START_HEALTH
     knows: Knowledge = Knowledge()
 
     @property
