@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pikepdf
@@ -90,3 +91,26 @@ def test_validate_a_sword_project(capsys, sword_project: Path) -> None:
     code, out, _ = run(capsys, "validate", str(sword_project))
     assert code == 0
     assert out.splitlines()[-1].startswith("sword-duel: 12 techniques, draft 'standard' (10 cards), ")
+
+
+def test_validate_reports_an_overlong_technique_text_at_its_yaml_line(capsys, sword_project: Path) -> None:
+    path = sword_project / "techniques" / "irimi.yaml"
+    text = path.read_text(encoding="utf-8").replace("philosophy: Control through proximity",
+                                                    "philosophy: " + "Control through proximity. " * 46)
+    path.write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(sword_project), "--format", "json")
+    assert code == 0  # a warning: the card is still printable, cut short
+    hits = [p for p in json.loads(out) if p["code"] == "R001" and "'irimi' philosophy" in p["message"]]
+    assert hits, out
+    assert {(Path(p["file"]).name, p["line"]) for p in hits} == {("irimi.yaml", 6)}
+    assert all(p["severity"] == "warning" and p["column"] >= 1 for p in hits)
+
+
+def test_build_reports_the_same_cut_at_its_yaml_line(capsys, sword_project: Path) -> None:
+    path = sword_project / "techniques" / "irimi.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "philosophy: Control through proximity", "philosophy: " + "Control through proximity. " * 46),
+        encoding="utf-8")
+    code, _, err = run(capsys, "build", str(sword_project))
+    assert code == 0
+    assert "warning[R001]: technique 'irimi' philosophy" in err and "irimi.yaml:6:" in err

@@ -191,8 +191,8 @@ def test_a_24_segment_disk_stays_on_its_card() -> None:
     database.units["many"] = database.units["v-k4"].__class__(unit, database.units["v-k4"].source,
                                                              database.units["v-k4"].data, ())
     context = KitContext(database, "a4")
-    warnings: list = []
-    items = schematic_front(context, unit, all_unit_facts(context)["many"], warnings)
+    items = schematic_front(context, unit, all_unit_facts(context)["many"])
+    warnings = context.fits.drain()
     texts = [i for i in items if isinstance(i, Text)]
     for text in texts:
         left = text.x - {"start": 0, "middle": 0.5, "end": 1}[text.anchor] * text_width(text.text, text.font, text.size)

@@ -37,7 +37,7 @@ def load_sword(root: Path) -> SwordDatabase:
                     "draft", problems)
     builds = _load_builds(folder / KITS_DIR / BUILDS_FILE, problems)
     db = SwordDatabase({tid: entry.value for tid, entry in techniques.items()},
-                       next(iter(drafts.values())).value if drafts else None, builds, problems)
+                       next(iter(drafts.values())).value if drafts else None, builds, problems, techniques)
     for entry in drafts.values():
         _check_draft(entry, techniques, problems)
     _lint(techniques, drafts, problems)

@@ -15,11 +15,24 @@ from toolkit.figure.kit.context import KitContext
 from toolkit.figure.rules.board import SIDES, Board, Side
 from toolkit.kit.component import Component
 from toolkit.kit.palette import INK, MUTED, TEAM, Swatch
-from toolkit.problems import Problem, Severity
+from toolkit.problems import Problem
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES, SHEET_MARGIN, tile
-from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, filled
-from toolkit.render.textfit import fit_line, fit_text, text_lines
+from toolkit.render.scene import (
+    PT_TO_MM,
+    Circle,
+    FontName,
+    Group,
+    Line,
+    Page,
+    Polygon,
+    Rect,
+    Shape,
+    Style,
+    Text,
+    filled,
+)
+from toolkit.render.textfit import Fitted, fit_line, fit_text, text_lines
 
 NODE_MARGIN = 0.5  # node circles are this much wider than a token on every side
 RING = 1.5  # width of the team-coloured ring around goals and entries
@@ -63,15 +76,14 @@ def node_radius(board: Board) -> float:
     return board.token_diameter_mm / 2 + NODE_MARGIN
 
 
-def _warn(message: str) -> Problem:
-    return Problem("R001", Severity.WARNING, "", 0, 0, message, hint="use a shorter term in the theme")
+THEME_HINT = "use a shorter term in the theme"
 
 
-def _fit_label(text: str, width: float, size: float, min_size: float, font: str, warnings: list[Problem],
-               what: str):
+def _fit_label(ctx: KitContext, text: str, width: float, size: float, min_size: float, font: FontName,
+               what: str) -> Fitted:
     fitted = fit_line(text, width, font, size, min_size)
     if fitted.overflow:
-        warnings.append(_warn(f"board {what} '{text}' does not fit and was cut short"))
+        ctx.fits.note(f"board {what} '{text}' does not fit and was cut short", THEME_HINT)
     return fitted
 
 
@@ -92,33 +104,33 @@ def _chevron(cx: float, cy: float, width: float, height: float, thickness: float
             (cx, top + thickness), (cx - half, top + height), (cx - half, top + height - thickness))
 
 
-def _goal_label(ctx: KitContext, side: Side, r: float, warnings: list[Problem]) -> list[Shape]:
+def _goal_label(ctx: KitContext, side: Side, r: float) -> list[Shape]:
     """Drawn about (0, 0), reading from A's side; B's copy is turned 180 degrees."""
     team = TEAM[side]
     word = fit_text(ctx.theme.terms.goal, r * 1.45, r * 0.62, "bold", 6.5, 4.5)
     if word.overflow:
-        warnings.append(_warn(f"board label '{ctx.theme.terms.goal}' does not fit its goal circle"))
+        ctx.fits.note(f"board label '{ctx.theme.terms.goal}' does not fit its goal circle", THEME_HINT)
     block = len(word.lines) * word.line_height()
     items: list[Shape] = text_lines(word, 0, -r * 0.2 - block, "bold", INK, "middle")
     items += _badge(0, r * 0.38, side, team, r * 0.36)
     return items
 
 
-def _entry_label(ctx: KitContext, side: Side, r: float, warnings: list[Problem]) -> list[Shape]:
+def _entry_label(ctx: KitContext, side: Side, r: float) -> list[Shape]:
     team = TEAM[side]
     items: list[Shape] = []
     for offset in (0.0, 2.6):  # a double chevron pointing into the board
         items.append(Polygon(_chevron(0, -r * 0.62 + offset, 8.0, 3.6, 1.3), filled(team.fill, INK, 0.2)))
     word = fit_text(ctx.theme.terms.entry, r * 1.5, r * 0.5, "bold", 6.0, 4.5)
     if word.overflow:
-        warnings.append(_warn(f"board label '{ctx.theme.terms.entry}' does not fit its entry circle"))
+        ctx.fits.note(f"board label '{ctx.theme.terms.entry}' does not fit its entry circle", THEME_HINT)
     block = len(word.lines) * word.line_height()
     items += text_lines(word, 0, r * 0.12 - block / 2, "bold", INK, "middle")
     items += _badge(0, r * 0.6, side, team, r * 0.24)
     return items
 
 
-def _board_items(ctx: KitContext, ox: float, oy: float, warnings: list[Problem]) -> list[Shape]:
+def _board_items(ctx: KitContext, ox: float, oy: float) -> list[Shape]:
     board = ctx.db.board
     r = node_radius(board)
     items: list[Shape] = []
@@ -135,12 +147,12 @@ def _board_items(ctx: KitContext, ox: float, oy: float, warnings: list[Problem])
             team = TEAM[side]
             items.append(Circle(cx, cy, r + RING, filled(team.fill, INK, 0.3)))
             items.append(Circle(cx, cy, r, Style(fill=tint(team.fill, 0.14), stroke=INK, width=0.3)))
-            art = _goal_label(ctx, side, r, warnings)
+            art = _goal_label(ctx, side, r)
         elif node.role == "entry" and side:
             team = TEAM[side]
             items.append(Circle(cx, cy, r + RING, Style(fill="#ffffff", stroke=shade(team.fill, 0.7), width=0.9)))
             items.append(Circle(cx, cy, r, NODE))
-            art = _entry_label(ctx, side, r, warnings)
+            art = _entry_label(ctx, side, r)
         else:
             items.append(Circle(cx, cy, r, NODE))
             continue
@@ -182,10 +194,10 @@ def _zone_layout(ctx: KitContext) -> ZoneLayout:
     return ZoneLayout(label_w=min(24.0, max(14.0, widest + 1)), diameter=2 * node_radius(ctx.db.board))
 
 
-def _group_label(text: str, x: float, width: float, height: float, warnings: list[Problem]) -> list[Text]:
+def _group_label(ctx: KitContext, text: str, x: float, width: float, height: float) -> list[Text]:
     fitted = fit_text(text, width, height, "bold", 9, 6)
     if fitted.overflow:
-        warnings.append(_warn(f"zone label '{text}' does not fit and was cut short"))
+        ctx.fits.note(f"zone label '{text}' does not fit and was cut short", THEME_HINT)
     block = len(fitted.lines) * fitted.line_height()
     return text_lines(fitted, x + width, ZONE_PAD + (height - block) / 2, "bold", INK, "end")
 
@@ -198,7 +210,7 @@ def _plus(cx: float, cy: float, arm: float, half: float) -> Polygon:
     return Polygon(tuple((cx + x, cy + y) for x, y in points), filled(PLUS))
 
 
-def _zone(ctx: KitContext, side: Side, layout: ZoneLayout, warnings: list[Problem]) -> list[Shape]:
+def _zone(ctx: KitContext, side: Side, layout: ZoneLayout) -> list[Shape]:
     """One player's strip in its own coordinates, reading from that player's side of the table."""
     terms = ctx.theme.terms
     team = TEAM[side]
@@ -207,16 +219,16 @@ def _zone(ctx: KitContext, side: Side, layout: ZoneLayout, warnings: list[Proble
                                                                  stroke=shade(team.fill, 0.7), width=0.6), radius=3.0)]
     # player badge: the player word and the side letter, in the team colour
     items.append(Rect(ZONE_PAD, ZONE_PAD, BADGE_W, d, filled(team.fill, INK, 0.3), radius=2.0))
-    word = _fit_label(terms.player, BADGE_W - 3, 7.5, 5, "bold", warnings, "player label")
+    word = _fit_label(ctx, terms.player, BADGE_W - 3, 7.5, 5, "bold", "player label")
     items.append(Text(ZONE_PAD + BADGE_W / 2, ZONE_PAD + 6.2, word.lines[0], word.size, "bold", team.ink, "middle"))
     items.append(Text(ZONE_PAD + BADGE_W / 2, ZONE_PAD + d - 4.0, side, 30, "bold", team.ink, "middle"))
     # Hangar: six token circles
-    items += _group_label(terms.hangar, ZONE_PAD + BADGE_W + 3, layout.label_w, d, warnings)
+    items += _group_label(ctx, terms.hangar, ZONE_PAD + BADGE_W + 3, layout.label_w, d)
     cy = ZONE_PAD + d / 2
     for i in range(constants.HANGAR_SLOTS):
         items.append(Circle(layout.hangar_x + d / 2 + i * (d + ZONE_GAP), cy, d / 2, SLOT))
     # Repair Bay: two token circles marked '+'
-    items += _group_label(terms.repair_bay, layout.bay_label_x, layout.label_w, d, warnings)
+    items += _group_label(ctx, terms.repair_bay, layout.bay_label_x, layout.label_w, d)
     for i in range(constants.REPAIR_BAY_CAPACITY):
         cx = layout.bay_x + d / 2 + i * (d + ZONE_GAP)
         items.append(Circle(cx, cy, d / 2, SLOT))
@@ -238,7 +250,6 @@ def _gap(total_without_gaps: float, paper: str) -> float:
 
 def board_drawing(ctx: KitContext) -> BoardDrawing:
     board = ctx.db.board
-    warnings: list[Problem] = []
     r_out = node_radius(board) + RING
     xs = [node.x for node in board.nodes.values()] or [0.0]
     ys = [node.y for node in board.nodes.values()] or [0.0]
@@ -252,19 +263,19 @@ def board_drawing(ctx: KitContext) -> BoardDrawing:
     board_top = layout.height + gap
     ox, oy = board_left + r_out - min(xs), board_top + r_out - min(ys)
 
-    items: list[Shape] = _board_items(ctx, ox, oy, warnings)
+    items: list[Shape] = _board_items(ctx, ox, oy)
     zone_x = (width - layout.width) / 2
-    items.append(Group(tuple(_zone(ctx, "A", layout, warnings)), dx=zone_x, dy=height - layout.height))
-    items.append(Group(tuple(_zone(ctx, "B", layout, warnings)), dx=zone_x + layout.width, dy=layout.height,
+    items.append(Group(tuple(_zone(ctx, "A", layout)), dx=zone_x, dy=height - layout.height))
+    items.append(Group(tuple(_zone(ctx, "B", layout)), dx=zone_x + layout.width, dy=layout.height,
                        rotate=180.0))
     # title, small, in the bottom-left corner beside the board
     room = board_left - 3
-    title = _fit_label(ctx.theme.terms.game, room, 9, 5.5, "bold", warnings, "title")
+    title = _fit_label(ctx, ctx.theme.terms.game, room, 9, 5.5, "bold", "title")
     subtitle = fit_line(board.name, room, "regular", 6, 4.5)
     base = height - layout.height - gap - 1.5
     items.append(Text(0.5, base - 3.6, title.lines[0], title.size, "bold", INK))
     items.append(Text(0.5, base, subtitle.lines[0], subtitle.size, "regular", MUTED))
-    return BoardDrawing(items, width, height, (ox, oy), warnings)
+    return BoardDrawing(items, width, height, (ox, oy), ctx.fits.drain())
 
 
 def build_board(ctx: KitContext) -> Component:

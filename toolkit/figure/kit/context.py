@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolkit.figure.database import Database
 from toolkit.figure.model import Squad, Unit
 from toolkit.figure.theme import Theme
-from toolkit.problems import Problem, Severity
+from toolkit.kit.fits import TextFits
 
 
 @dataclass(frozen=True)
 class KitContext:
     db: Database
     paper: str  # "a4" or "letter"
+    # Text cut short while laying out (R001); each generator drains it into its component's warnings.
+    fits: TextFits = field(default_factory=TextFits, compare=False)
+
+    def __post_init__(self) -> None:
+        self.fits.locate = self.locate
 
     @property
     def theme(self) -> Theme:
@@ -30,16 +35,11 @@ class KitContext:
             return {"A": None, "B": None}
         return {"A": squads[0], "B": squads[1] if len(squads) > 1 else squads[0]}
 
-    def fit_warning(self, owner: str, field_name: str, text: str) -> Problem:
-        """Text that did not fit even at the smallest size: a warning naming the unit and field."""
+    def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
+        """The file, line and column of a unit's or module's field (for text-fit warnings)."""
         entry = self.db.units.get(owner) or self.db.modules.get(owner)
-        file, line, column = ("", 0, 0)
-        if entry is not None:
-            loc = tuple(int(part) if part.isdigit() else part for part in field_name.split(".") if part)
-            pos = entry.pos(*loc)
-            file = entry.source.display
-            line, column = (pos.line, pos.column) if pos else (0, 0)
-        shown = text if len(text) < 50 else text[:47] + "..."
-        return Problem("R001", Severity.WARNING, file, line, column,
-                       f"'{owner}' {field_name}: text does not fit its box even at the smallest size and was "
-                       f"cut short: '{shown}'", hint="shorten the text")
+        if entry is None:
+            return None
+        loc = tuple(int(part) if part.isdigit() else part for part in field_name.split(".") if part)
+        pos = entry.pos(*loc)
+        return (entry.source.display, pos.line, pos.column) if pos else (entry.source.display, 0, 0)

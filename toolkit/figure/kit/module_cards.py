@@ -12,6 +12,7 @@ from toolkit.figure.model import Module
 from toolkit.figure.theme import Terms
 from toolkit.kit.cards import POKER, SAFE, card_back, card_face, card_piece, heading
 from toolkit.kit.component import Component
+from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
@@ -116,11 +117,13 @@ def build_modules(ctx: KitContext) -> Component:
     for module in modules:
         art, cut = module_front(module, terms)
         fronts.append(art)
-        component.warnings += [ctx.fit_warning(module.id, field, text) for field, text in cut]
+        for field_name, text in cut:
+            ctx.fits.cut(data_spot(module.id, field_name), text)
         component.pieces.append((f"module-{module.id}", card_piece(art, CARD_W, CARD_H, module.name)))
     back = card_back(CARD_W, CARD_H, terms.game, terms.module)
     if fronts:
         component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), terms.modules)
     component.pieces.append(("module-back", card_piece(back, CARD_W, CARD_H, f"{terms.module} back")))
+    component.warnings = ctx.fits.drain()
     return component
 

@@ -16,8 +16,8 @@ from toolkit.figure.rules.disk import UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, 
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading
 from toolkit.kit.component import Component
+from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
-from toolkit.problems import Problem
 from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import (
     Circle,
@@ -106,13 +106,13 @@ def _wheel(cx: float, cy: float, radius: float, unit: Unit) -> list[Shape]:
     return items
 
 
-def _header(ctx: KitContext, unit: Unit, warnings: list[Problem]) -> list[Shape]:
+def _header(ctx: KitContext, unit: Unit) -> list[Shape]:
     theme = ctx.theme
     items: list[Shape] = []
     name, overflow = heading(SAFE + 1, SAFE + 6.0, unit.name, INNER - 14, 9.5, 6)
     items.append(name)
     if overflow:
-        warnings.append(ctx.fit_warning(unit.id, "name", unit.name))
+        ctx.fits.cut(data_spot(unit.id, "name"), unit.name)
     class_line = f"{unit.unit_class.value} · {theme.classes[unit.unit_class]}"
     if unit.types:
         class_line += "  ·  " + " / ".join(t.replace("-", " ").title() for t in unit.types)
@@ -126,7 +126,7 @@ def _header(ctx: KitContext, unit: Unit, warnings: list[Problem]) -> list[Shape]
     return items
 
 
-def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Problem]) -> list[Shape]:
+def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts) -> list[Shape]:
     """Subroutine and upgrade information, to the right of the wheel."""
     left, top, width = 37.5, SAFE + 15.0, WIDTH - SAFE - 37.5
     bottom = TABLE_TOP - 3.0
@@ -147,7 +147,7 @@ def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Pr
         upgrade_height = len(fitted.lines) * fitted.line_height() + 1
         items += text_lines(fitted, left, bottom - upgrade_height + 1, "regular", MUTED)
         if fitted.overflow:
-            warnings.append(ctx.fit_warning(unit.id, "upgrades_to", upgrade_text))
+            ctx.fits.cut(data_spot(unit.id, "upgrades_to"), upgrade_text)
     box_bottom = bottom - upgrade_height - (1.5 if upgrade_text else 0)
     if unit.subroutine is None:
         items.append(Text(left, top + 6.5, "None", 7, "regular", MUTED))
@@ -155,11 +155,11 @@ def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Pr
     name, overflow = heading(left, top + 6.6, unit.subroutine.name, width, 7.5, 5)
     items.append(name)
     if overflow:
-        warnings.append(ctx.fit_warning(unit.id, "subroutine.name", unit.subroutine.name))
+        ctx.fits.cut(data_spot(unit.id, "subroutine.name"), unit.subroutine.name)
     fitted = fit_text(unit.subroutine.text, width, max(3.0, box_bottom - (top + 8)), "regular", 6.5, 4.5)
     items += text_lines(fitted, left, top + 7.8, "regular", INK)
     if fitted.overflow:
-        warnings.append(ctx.fit_warning(unit.id, "subroutine.text", unit.subroutine.text))
+        ctx.fits.cut(data_spot(unit.id, "subroutine.text"), unit.subroutine.text)
     return items
 
 
@@ -177,7 +177,7 @@ class _Row:
 MIN_ROW_SCALE = 0.55  # below this a row's text would be unreadable
 
 
-def _rows(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> tuple[list[_Row], float, int]:
+def _rows(ctx: KitContext, unit: Unit, stage: int) -> tuple[list[_Row], float, int]:
     """Lay out table rows: shrink effect text first; if the rows still do not fit, shrink whole rows and drop
     effect text; if even that fails, list as many rows as fit. Returns (rows, row scale, rows left out)."""
     staged = with_upgrade(unit.disk, stage)
@@ -211,17 +211,17 @@ def _rows(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> t
     rows = [row(index, (), 0.0, scale) for index in range(shown)]
     for index in overflowed:
         if index < shown:
-            warnings.append(ctx.fit_warning(unit.id, f"disk.{index}.effect", unit.disk[index].effect or ""))
+            ctx.fits.cut(data_spot(unit.id, f"disk.{index}.effect"), unit.disk[index].effect or "")
     if hidden:
-        warnings.append(ctx.fit_warning(unit.id, "disk", f"{len(unit.disk)} segments; {hidden} not listed"))
+        ctx.fits.cut(data_spot(unit.id, "disk"), f"{len(unit.disk)} segments; {hidden} not listed")
     return rows, scale, hidden
 
 
-def _table(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> list[Shape]:
+def _table(ctx: KitContext, unit: Unit, stage: int) -> list[Shape]:
     items: list[Shape] = []
     y = TABLE_TOP + 5.0
     table_start = y
-    rows, scale, hidden = _rows(ctx, unit, stage, warnings)
+    rows, scale, hidden = _rows(ctx, unit, stage)
     for row in rows:
         segment = unit.disk[row.segment_index]
         swatch = SEGMENT[segment.color]
@@ -233,7 +233,7 @@ def _table(ctx: KitContext, unit: Unit, stage: int, warnings: list[Problem]) -> 
                        "middle")]
         move = fit_line(row.move, COL_MOVE[1], "bold", 7.5 * scale, 5 * scale)
         if move.overflow:
-            warnings.append(ctx.fit_warning(unit.id, f"disk.{row.segment_index}.move", row.move))
+            ctx.fits.cut(data_spot(unit.id, f"disk.{row.segment_index}.move"), row.move)
         items.append(Text(COL_MOVE[0], baseline, move.lines[0], move.size, "bold", INK))
         items.append(Text(COL_SIZE[0] + COL_SIZE[1], baseline, str(segment.size), 6.5 * scale, "regular", MUTED,
                           "end"))
@@ -292,13 +292,13 @@ def _frame(ctx: KitContext) -> list[Shape]:
     return items
 
 
-def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts, warnings: list[Problem],
+def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts,
                     frame: Reuse | None = None) -> list[Shape]:
     items: list[Shape] = [frame or reusable(_frame(ctx))]
-    items += _header(ctx, unit, warnings)
+    items += _header(ctx, unit)
     items += _wheel(SAFE + 15.5, SAFE + 30.5, 15.0, unit)
-    items += _side_panel(ctx, unit, facts, warnings)
-    items += _table(ctx, unit, facts.stage, warnings)
+    items += _side_panel(ctx, unit, facts)
+    items += _table(ctx, unit, facts.stage)
     terms = ctx.theme.terms
     footer = fit_line(f"{terms.schematic} · {terms.game} · {unit.id}", INNER - 4, "regular", 4.5, 3.5)
     items.append(Text(WIDTH / 2, HEIGHT - SAFE - 0.6, footer.lines[0], footer.size, "regular", MUTED, "middle"))
@@ -316,11 +316,12 @@ def build_schematics(ctx: KitContext) -> Component:
     component = Component("schematics", f"{terms.game}: {terms.schematic}s")
     facts = all_unit_facts(ctx)
     frame = reusable(_frame(ctx))
-    fronts = [schematic_front(ctx, unit, facts[unit.id], component.warnings, frame) for unit in ctx.units()]
+    fronts = [schematic_front(ctx, unit, facts[unit.id], frame) for unit in ctx.units()]
     back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic)
     grid = card_grid(ctx.paper, WIDTH, HEIGHT)
     component.pages = impose_cards(fronts, [back], grid, terms.schematic)
     component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))
                         for unit, art in zip(ctx.units(), fronts, strict=True)]
     component.pieces.append(("schematic-back", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))
+    component.warnings = ctx.fits.drain()
     return component

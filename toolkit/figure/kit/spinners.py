@@ -16,6 +16,7 @@ from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import DISK_TOTAL, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
+from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
@@ -162,7 +163,8 @@ def build_spinners(ctx: KitContext) -> Component:
             y = MARGIN + HEADER_H + row * layout.pitch + (layout.pitch - cell_h) / 2
             items, cut = spinner_cell(unit, x, y, layout.cell_w, radius)
             page.add(*items)
-            component.warnings += [ctx.fit_warning(unit.id, field, text) for field, text in cut]
+            for field_name, text in cut:
+                ctx.fits.cut(data_spot(unit.id, field_name), text)
         component.pages.append(page)
     piece_w = DIAMETER + 2 * CUT_GAP + 10
     for unit in units:
@@ -170,6 +172,7 @@ def build_spinners(ctx: KitContext) -> Component:
         piece = Page(piece_w, DIAMETER + 2 * CUT_GAP + NAME_H + 5, label=unit.name)
         piece.add(*items)
         component.pieces.append((f"spinner-{unit.id}", piece))
+    component.warnings = ctx.fits.drain()
     return component
 
 

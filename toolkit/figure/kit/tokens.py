@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Unit
 from toolkit.kit.component import Component
+from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
-from toolkit.problems import Problem, Severity
 from toolkit.render.fonts import printable, text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, FontName, Group, Line, Page, Shape, Style, Text, filled
@@ -141,7 +141,7 @@ def short_name(unit: Unit, unit_word: str) -> str:
     return text.strip()
 
 
-def unit_token(ctx: KitContext, unit: Unit, side: str, warnings: list[Problem]) -> Disc:
+def unit_token(ctx: KitContext, unit: Unit, side: str) -> Disc:
     team = TEAM[side]
     diameter = ctx.db.board.token_diameter_mm
     r = diameter / 2
@@ -153,7 +153,7 @@ def unit_token(ctx: KitContext, unit: Unit, side: str, warnings: list[Problem]) 
     # measured for the largest size: a smaller size only has more room
     code = fit_line(designation(unit), line_room(r, code_base, code_size), "bold", code_size, 6)
     if code.overflow:
-        warnings.append(ctx.fit_warning(unit.id, "id", unit.id))
+        ctx.fits.cut(data_spot(unit.id, "id"), unit.id)
     art.append(Text(0, code_base, code.lines[0], code.size, "bold", team.ink, "middle"))
     name = short_name(unit, ctx.theme.terms.unit)
     if name:  # a nicety: left off when it cannot be read whole
@@ -161,12 +161,12 @@ def unit_token(ctx: KitContext, unit: Unit, side: str, warnings: list[Problem]) 
         art += lines or []
     mp = fit_in_disc(f"{ctx.theme.terms.mp} {unit.mp}", r, 6.9 * s, "bold", 7.0 * s, 5.0, 1, team.ink)
     if mp is None:
-        warnings.append(ctx.fit_warning(unit.id, "mp", f"{ctx.theme.terms.mp} {unit.mp}"))
+        ctx.fits.cut(data_spot(unit.id, "mp"), f"{ctx.theme.terms.mp} {unit.mp}")
     art += mp or []
     return Disc(diameter, tuple(art))
 
 
-def status_marker(ctx: KitContext, status_id: str, warnings: list[Problem]) -> Disc:
+def status_marker(ctx: KitContext, status_id: str) -> Disc:
     r = MARKER_DIAMETER / 2
     name = ctx.theme.statuses[status_id]
     art: list[Shape] = [Circle(0, 0, r, filled(STATUS_FILLS.get(status_id, MARKER_FILL), "#333333", 0.2)),
@@ -174,22 +174,22 @@ def status_marker(ctx: KitContext, status_id: str, warnings: list[Problem]) -> D
     lines = (fit_in_disc(name, r, 0, "condensed-bold", 6.5, 4.5, 2, INK)
              or fit_in_disc(abbreviate(name), r, 0, "condensed-bold", 6.5, 4.5, 2, INK))
     if lines is None:
-        warnings.append(_warning(f"status marker '{name}' does not fit a {MARKER_DIAMETER:g} mm marker and was "
-                                 "cut short"))
+        ctx.fits.note(f"status marker '{name}' does not fit a {MARKER_DIAMETER:g} mm marker and was cut short",
+                      THEME_HINT)
         fitted = fit_line(name, line_room(r, 1.0, 4.5), "condensed-bold", 4.5, 4.5)
         lines = [Text(0, 1.0, fitted.lines[0], fitted.size, "condensed-bold", INK, "middle")]
     art += lines
     return Disc(MARKER_DIAMETER, tuple(art))
 
 
-def wait_marker(ctx: KitContext, warnings: list[Problem]) -> Disc:
+def wait_marker(ctx: KitContext) -> Disc:
     r = MARKER_DIAMETER / 2
     word = ctx.theme.terms.wait
     art: list[Shape] = [Circle(0, 0, r, filled(WAIT_FILL, "#333333", 0.2)),
                         Circle(0, 0, r - 0.9, Style(stroke=WAIT_INK, width=0.2))]
     lines = fit_in_disc(word, r, -2.2, "condensed-bold", 6.0, 4.0, 1, WAIT_INK)
     if lines is None:
-        warnings.append(_warning(f"Wait marker word '{word}' does not fit a {MARKER_DIAMETER:g} mm marker"))
+        ctx.fits.note(f"Wait marker word '{word}' does not fit a {MARKER_DIAMETER:g} mm marker", THEME_HINT)
         fitted = fit_line(word, line_room(r, -1.4, 4.0), "condensed-bold", 4.0, 4.0)
         lines = [Text(0, -1.4, fitted.lines[0], fitted.size, "condensed-bold", WAIT_INK, "middle")]
     art += lines
@@ -197,8 +197,7 @@ def wait_marker(ctx: KitContext, warnings: list[Problem]) -> Disc:
     return Disc(MARKER_DIAMETER, tuple(art))
 
 
-def _warning(message: str) -> Problem:
-    return Problem("R001", Severity.WARNING, "", 0, 0, message, hint="use a shorter name in the theme")
+THEME_HINT = "use a shorter name in the theme"
 
 
 # --- what each side gets -----------------------------------------------------------------------------
@@ -228,23 +227,23 @@ def side_units(ctx: KitContext, side: str) -> tuple[str, list[Unit], list[Unit]]
     return f"{player} {side} — {squad.name or squad.id}", members, forms
 
 
-def sections(ctx: KitContext, warnings: list[Problem]) -> list[Section]:
+def sections(ctx: KitContext) -> list[Section]:
     result: list[Section] = []
     for side in ("A", "B"):
         heading, members, forms = side_units(ctx, side)
-        rows: list[tuple[str, tuple[Disc, ...]]] = [("", tuple(unit_token(ctx, u, side, warnings) for u in members))]
+        rows: list[tuple[str, tuple[Disc, ...]]] = [("", tuple(unit_token(ctx, u, side) for u in members))]
         if forms:
-            rows.append((ctx.theme.terms.upgrade, tuple(unit_token(ctx, u, side, warnings) for u in forms)))
+            rows.append((ctx.theme.terms.upgrade, tuple(unit_token(ctx, u, side) for u in forms)))
         listed = {u.id for u in members} | {u.id for u in forms}
         others = [u for u in ctx.units() if u.id not in listed]
         if others:  # so a designer can swap squad members without drawing tokens by hand
             rows.append((f"Other {ctx.theme.terms.units.lower()}",
-                         tuple(unit_token(ctx, u, side, warnings) for u in others)))
+                         tuple(unit_token(ctx, u, side) for u in others)))
         result.append(Section(heading, tuple(rows)))
     markers: list[Disc] = []
     for status_id in ctx.theme.statuses:
-        markers += [status_marker(ctx, status_id, warnings)] * STATUS_COPIES
-    wait = wait_marker(ctx, warnings)
+        markers += [status_marker(ctx, status_id)] * STATUS_COPIES
+    wait = wait_marker(ctx)
     markers += [wait] * WAIT_COPIES
     heading = f"{ctx.theme.terms.statuses} · {ctx.theme.terms.wait}"
     result.append(Section(heading, (("", tuple(markers)),), column_major=STATUS_COPIES))
@@ -340,7 +339,6 @@ def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
 
 
 def build_tokens(ctx: KitContext) -> Component:
-    warnings: list[Problem] = []
-    pages = layout(ctx, sections(ctx, warnings))
+    pages = layout(ctx, sections(ctx))
     pieces = [(f"tokens-p{i}", page) for i, page in enumerate(pages, start=1)]
-    return Component("tokens", "Tokens", pages=pages, pieces=pieces, warnings=warnings)
+    return Component("tokens", "Tokens", pages=pages, pieces=pieces, warnings=ctx.fits.drain())

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from toolkit.kit.cards import POKER, SAFE, card_face
 from toolkit.kit.component import Component
+from toolkit.kit.fits import Spot
 from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import BLEED, card_grid, impose_cards
@@ -129,7 +130,8 @@ def actions() -> tuple[Action, ...]:
     )
 
 
-def _chips(labels: tuple[str, ...], y: float, fill: str, stroke: str, ink: str, cuts: Cuts, where: str) -> list[Shape]:
+def _chips(labels: tuple[str, ...], y: float, fill: str, stroke: str, ink: str, cuts: Cuts,
+           where: Spot | str) -> list[Shape]:
     """A centred row of pills; the font shrinks until the row fits the card."""
     size = 7.0
     pad, gap, height = 1.8, 1.5, 5.2
@@ -139,7 +141,7 @@ def _chips(labels: tuple[str, ...], y: float, fill: str, stroke: str, ink: str, 
             break
         size -= 0.25
     else:
-        cuts.note(where, " · ".join(labels))
+        cuts.cut(where, " · ".join(labels))
     widths = [text_width(label, "condensed-bold", size) + 2 * pad for label in labels]
     x = CARD_W / 2 - (sum(widths) + gap * (len(labels) - 1)) / 2
     items: list[Shape] = []
@@ -199,7 +201,7 @@ def action_front(side: Side, action: Action, cuts: Cuts) -> list[Shape]:
 def build_action_cards(ctx: SwordContext) -> Component:
     """Five action cards per player; each player's set on its own sheet, backed with that player's back."""
     component = Component("sword-actions", f"{constants.GAME_NAME}: action cards")
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     grid = card_grid(ctx.paper, CARD_W, CARD_H)
     for side in SIDES:
         fronts = []
@@ -256,7 +258,7 @@ def technique_front(technique: Technique, cuts: Cuts) -> list[Shape]:
     rules = [split_label(rule) for rule in technique.rules_text]
     blocks, cut = fit_labelled(rules, TEXT_W, phil_top - 1.5 - y, 1.6, 8.0, 5.0)
     if cut:
-        cuts.note(technique_where(technique, "rules_text"), " / ".join(technique.rules_text))
+        cuts.cut(technique_where(technique, "rules_text"), " / ".join(technique.rules_text))
     used = sum(b.height() for b in blocks) + 1.6 * max(0, len(blocks) - 1)
     y += max(0.0, (phil_top - 1.5 - y - used) * 0.3)
     for index, block in enumerate(blocks):
@@ -282,7 +284,7 @@ def technique_front(technique: Technique, cuts: Cuts) -> list[Shape]:
 
 def build_technique_cards(ctx: SwordContext) -> Component:
     component = Component("sword-techniques", f"{constants.GAME_NAME}: technique cards")
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     fronts = []
     for technique in ctx.db.draft_techniques():
         art = technique_front(technique, cuts)
@@ -353,7 +355,7 @@ def role_front(role: str, cuts: Cuts) -> list[Shape]:
 
 def build_role_cards(ctx: SwordContext) -> Component:
     component = Component("sword-roles", f"{constants.GAME_NAME}: role cards")
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     fronts = []
     for role in role_start():
         art = role_front(role, cuts)

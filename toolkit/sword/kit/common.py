@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from toolkit.kit import cards
+from toolkit.kit.fits import Spot, TextFits, data_spot
 from toolkit.kit.palette import INK, TEAM
-from toolkit.problems import Problem, Severity
 from toolkit.render.fonts import printable, text_width
 from toolkit.render.scene import (
     PT_TO_MM,
@@ -232,33 +232,24 @@ def _sword(cx: float, cy: float, s: float, angle: float, color: str, shift: floa
 # --- text fitting that remembers what was cut ----------------------------------------------------------
 
 
-@dataclass
-class Cuts:
-    """Collects an R001 warning for every text that had to be cut short."""
+class Cuts(TextFits):
+    """The shared text-fit collector (R001), with the fitting calls the sword sheets use."""
 
-    problems: list[Problem] = field(default_factory=list)
-
-    def note(self, where: str, text: str) -> None:
-        shown = text if len(text) < 50 else text[:47] + "..."
-        self.problems.append(Problem("R001", Severity.WARNING, "", 0, 0,
-                                     f"{where}: text does not fit its box even at the smallest size and was "
-                                     f"cut short: '{shown}'", hint="shorten the text"))
-
-    def line(self, text: str, width: float, font: FontName, size: float, min_size: float, where: str) -> Fitted:
+    def line(self, text: str, width: float, font: FontName, size: float, min_size: float, where: Spot | str) -> Fitted:
         fitted = fit_line(text, width, font, size, min_size)
         if fitted.overflow:
-            self.note(where, text)
+            self.cut(where, text)
         return fitted
 
     def block(self, text: str, width: float, height: float, font: FontName, size: float, min_size: float,
-              where: str) -> Fitted:
+              where: Spot | str) -> Fitted:
         fitted = fit_text(text, width, height, font, size, min_size)
         if fitted.overflow:
-            self.note(where, text)
+            self.cut(where, text)
         return fitted
 
     def text(self, x: float, y: float, text: str, width: float, font: FontName, size: float, min_size: float,
-             where: str, color: str = INK, anchor: str = "start") -> Text:
+             where: Spot | str, color: str = INK, anchor: str = "start") -> Text:
         """One line with its baseline at y, shrunk (then cut) to `width`."""
         fitted = self.line(text, width, font, size, min_size, where)
         return Text(x, y, fitted.lines[0], fitted.size, font, color, anchor)  # type: ignore[arg-type]
@@ -352,8 +343,8 @@ def text_top(fitted: Fitted, x: float, y: float, font: FontName = "regular", col
 card_piece = cards.card_piece  # one unimposed card with its bleed (shared with the other kits)
 
 
-def technique_where(technique: Technique, field_name: str) -> str:
-    return f"technique '{technique.id}' {field_name}"
+def technique_where(technique: Technique, field_name: str) -> Spot:
+    return data_spot(technique.id, field_name, "technique")
 
 
 # --- sheet furniture -----------------------------------------------------------------------------------
@@ -361,7 +352,8 @@ def technique_where(technique: Technique, field_name: str) -> str:
 SHEET_MARGIN = 10.0
 
 
-def sheet_title(x: float, y: float, width: float, title: str, subtitle: str, cuts: Cuts, where: str) -> list[Shape]:
+def sheet_title(x: float, y: float, width: float, title: str, subtitle: str, cuts: Cuts,
+                where: Spot | str) -> list[Shape]:
     """Title (baseline at y + 7), a vermilion rule, and a muted subtitle under it: 15 mm tall."""
     items: list[Shape] = [cuts.text(x, y + 7.0, title, width * 0.62, "bold", 17, 10, where, SUMI)]
     items.append(Text(x + width, y + 7.0, constants.GAME_NAME, 8, "condensed", MUTED_INK, "end"))
@@ -377,7 +369,7 @@ def section_title(x: float, y: float, width: float, text: str, cuts: Cuts, size:
             Line(x, y + 5.6, x + width, y + 5.6, Style(stroke=RULE_INK, width=0.3))]
 
 
-def numbered_list(texts: Sequence[str], x: float, y: float, width: float, height: float, cuts: Cuts, where: str,
+def numbered_list(texts: Sequence[str], x: float, y: float, width: float, height: float, cuts: Cuts, where: Spot | str,
                   size: float = 8.5, min_size: float = 5.5, gap: float = 1.2, numbers: bool = True,
                   label_color: str = VERMILION) -> tuple[list[Shape], float]:
     """A list with hanging numbers (or bullets), every item at one common size; returns (items, height used).
@@ -386,7 +378,7 @@ def numbered_list(texts: Sequence[str], x: float, y: float, width: float, height
     rules = [split_label(text) if ":" in text[:22] else ("", text) for text in texts]
     blocks, cut = fit_labelled(rules, width - gutter, height, gap, size, min_size)
     if cut:
-        cuts.note(where, " / ".join(texts))
+        cuts.cut(where, " / ".join(texts))
     items: list[Shape] = []
     yy = y
     for index, block in enumerate(blocks, start=1):

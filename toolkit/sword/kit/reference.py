@@ -120,7 +120,7 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
     width, height = PAPER_SIZES[ctx.paper]
     m = MARGIN
     inner = width - 2 * m
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     page = Page(width, height, label="Technique draft")
     techniques = ctx.db.draft_techniques()
     deck = len(techniques)
@@ -429,7 +429,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
 
 
 def build_quick_reference(ctx: SwordContext) -> Component:
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     page, _ = quick_reference_page(ctx, cuts)
     component = Component("sword-reference", f"{constants.GAME_NAME}: quick reference", pages=[page],
                           warnings=cuts.problems)

@@ -237,7 +237,7 @@ def player_mat(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
 def _one_page_per_side(ctx: SwordContext, name: str, title: str, piece: str, draw) -> Component:
     """A component with one page for each player, drawn by `draw(ctx, side, cuts)`."""
     component = Component(name, f"{constants.GAME_NAME}: {title}")
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     for side in SIDES:
         page = draw(ctx, side, cuts)
         component.pages.append(page)

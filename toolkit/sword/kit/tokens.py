@@ -155,7 +155,7 @@ def build_tokens(ctx: SwordContext) -> Component:
     """Every token on as few pages as the rows need (one page on A4 and US Letter)."""
     width, height = PAPER_SIZES[ctx.paper]
     inner = width - 2 * MARGIN
-    cuts = Cuts()
+    cuts = Cuts(ctx.locate)
     pages: list[Page] = []
     page: Page | None = None
     y = 0.0
