@@ -39,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 err(f"{game.id}: no balance report in its kit: {game.why_not('balance')}")
             components = game.build_kit(data, args.paper, advance, with_balance=with_balance)
             warnings += [warning for component in components for warning in component.warnings]
-            files = kit_files(components, game.kit_title(data), args.svg,
-                              on_render=lambda name, gid=game.id: advance(f"{gid}: {name}.pdf"))
+            files = kit_files(components, game.kit_title(data), args.svg, on_render=_rendered(advance, game.id))
             target = out_root / game.id
             replace_folder(target, files)
             pages = sum(len(c.pages) for c in components)
@@ -50,6 +49,11 @@ def run(args: argparse.Namespace) -> int:
         err(format_text(sorted_problems(warnings)))
         err(summary(warnings))
     return EXIT_OK
+
+
+def _rendered(advance: Callable[[str], None], game_id: str) -> Callable[[str], None]:
+    """The progress step for each rendered file of one game's kit."""
+    return lambda name: advance(f"{game_id}: {name}.pdf")
 
 
 class _Progress:
