@@ -13,11 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from toolkit.database import Database, Located, find_datasets, load_database
-from toolkit.kit.build import batch_allocation
-from toolkit.kit.component import KitContext
-from toolkit.kit.schematics import build_schematics
-from toolkit.model import Color, Segment, Subroutine, Unit, UnitClass
+from toolkit.figure.database import Database, Located, find_datasets, load_database
+from toolkit.figure.kit.build import batch_allocation
+from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.schematics import build_schematics
+from toolkit.figure.model import Color, Segment, Subroutine, Unit, UnitClass
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document
 

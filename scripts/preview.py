@@ -1,7 +1,7 @@
 """Developer preview: render one kit generator for a bundled theme to PDF and 60 dpi PNGs.
 
 Usage: python scripts/preview.py MODULE.FUNCTION [THEME] [PAPER]
-e.g.   python scripts/preview.py toolkit.kit.board_sheet.build_board chimera a4
+e.g.   python scripts/preview.py toolkit.figure.kit.board_sheet.build_board chimera a4
 Writes /tmp/duelkit-preview/<component>.pdf and <component>-N.png (needs pdftoppm from poppler-utils).
 """
 
@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from toolkit.database import find_datasets, load_database
-from toolkit.kit.component import KitContext
+from toolkit.figure.database import find_datasets, load_database
+from toolkit.figure.kit.context import KitContext
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document
 from toolkit.render.svg import render_svg

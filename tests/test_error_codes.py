@@ -9,9 +9,8 @@ import pytest
 
 from tests.conftest import CASES
 from toolkit.cli import main
-from toolkit.database import find_datasets, load_database
 from toolkit.problems import CODES, Problem
-from toolkit.sword.data import has_sword_data, load_sword
+from toolkit.registry import discover
 
 pytestmark = pytest.mark.usefixtures("yaml_backend")  # every test runs with libyaml and pure Python
 
@@ -27,20 +26,25 @@ def _header(path: Path) -> tuple[str, int, str]:
 
 
 def _validate(project: Path) -> list[Problem]:
-    datasets, problems = find_datasets(project)
-    for dataset in datasets:
-        problems += load_database(dataset).problems
-    if has_sword_data(project):
-        problems += load_sword(project).problems
+    found, problems = discover(project)
+    for game, where in found:
+        problems += game.load(where).problems
     return problems
+
+
+def _place(project: Path, case: Path, place: str) -> None:
+    """Put the bad file into the project; a sword-duel file makes it a sword-duel project."""
+    target = project / place
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(case.read_bytes())
+    if place.startswith("techniques/"):
+        (project / "duelkit.yaml").write_text("theme: sword-duel\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: p.stem)
 def test_each_bad_file_reports_its_code_at_its_line(case: Path, base_project: Path) -> None:
     code, line, place = _header(case)
-    target = base_project / place
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(case.read_bytes())
+    _place(base_project, case, place)
     problems = _validate(base_project)
     hits = [p for p in problems if p.code == code and p.file.endswith(place)]
     assert hits, f"expected {code} in {place}, got {[(p.code, p.file, p.line) for p in problems]}"
@@ -74,9 +78,7 @@ def test_base_project_is_valid(base_project: Path) -> None:
 @pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: p.stem)
 def test_cli_reports_bad_file_with_exit_1(case: Path, base_project: Path, capsys) -> None:
     _, line, place = _header(case)
-    target = base_project / place
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(case.read_bytes())
+    _place(base_project, case, place)
     code = main(["validate", str(base_project)])
     out = capsys.readouterr()
     expected_exit = 0 if _header(case)[0] in ("D004", "Y011", "L001", "L002", "L003", "L004") else 1  # warnings only

@@ -362,12 +362,12 @@ def test_sword_techniques_linking_outside_are_not_read(tmp_path: Path, capsys) -
 
 
 def test_bundled_data_is_read_as_a_project_too(tmp_path: Path, monkeypatch, capsys) -> None:
-    import toolkit.database
+    import toolkit.registry
 
     bundle = _bundled_layout(tmp_path / "bundle")
     secret = _outside_file(tmp_path, f"{SECRET}: 1\n")
     (bundle / "unit_data" / "duel-protocol" / "leak.yaml").symlink_to(secret)
-    monkeypatch.setattr(toolkit.database, "bundled_root", lambda: bundle)
+    monkeypatch.setattr(toolkit.registry, "bundled_root", lambda: bundle)
     code, problems, text = _validate_json(None, capsys)
     assert code == 1 and SECRET not in text
     leak = bundle / "unit_data" / "duel-protocol" / "leak.yaml"
@@ -528,15 +528,11 @@ def test_a_technique_called_back_keeps_its_own_svg(tmp_path: Path) -> None:
 
 
 def test_every_svg_piece_of_every_kit_has_a_name_of_its_own() -> None:
-    from toolkit.database import find_datasets, load_database
-    from toolkit.kit.build import build_components
-    from toolkit.kit.sword_kit import build_sword_components
-    from toolkit.paths import bundled_root
-    from toolkit.sword.context import SwordContext
-    from toolkit.sword.data import load_sword
+    from toolkit.registry import discover
 
-    kits = [list(build_components(load_database(ds), "a4")) for ds in find_datasets(None)[0]]
-    kits.append(build_sword_components(SwordContext(load_sword(bundled_root()), "a4")))
+    kits = [game.build_kit(game.load(where), "a4", lambda _: None, with_balance=False)
+            for game, where in discover(None)[0]]
+    assert len(kits) == 3
     for components in kits:
         names = [f"{slug}.svg" for c in components for slug, _ in c.pieces] + [f"{c.name}.pdf" for c in components]
         assert len(names) == len(set(names))

@@ -6,17 +6,17 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from toolkit.database import PROJECT_FILE, SWORD_GAME_ID
+from toolkit.loading import PROJECT_FILE
 from toolkit.paths import bundled_root
 from toolkit.problems import UsageError
-from toolkit.theme import theme_ids
+from toolkit.registry import find_game, game_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
 
 
 def project_themes() -> list[str]:
-    """What `duelkit new` can start: each theme of the figure duel, and the sword duel."""
-    return [*theme_ids(), SWORD_GAME_ID]
+    """What `duelkit new` can start: every game of the registry."""
+    return game_ids()
 
 
 def create_project(target: Path, theme_id: str) -> Path:
@@ -36,11 +36,8 @@ def create_project(target: Path, theme_id: str) -> Path:
     try:
         for folder in PROJECT_FOLDERS:
             (staging / folder).mkdir()
-        if theme_id == SWORD_GAME_ID:
-            _copy_tree(bundle / "techniques", staging / "techniques")
-        else:
-            _copy_tree(bundle / "unit_data" / theme_id, staging / "unit_data")
-            _copy_tree(bundle / "modules" / theme_id, staging / "modules")
+        for source, destination in find_game(theme_id).project_folders():
+            _copy_tree(bundle / source, staging / destination)
         (staging / PROJECT_FILE).write_text(
             "# duelkit project: every unit under unit_data/ (or technique under techniques/) belongs to this.\n"
             f"theme: {theme_id}\nname: My {theme_id} prototype\n", encoding="utf-8")

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from toolkit.model import SLUG_PATTERN
+from toolkit.fields import SLUG_PATTERN
 from toolkit.problems import Problem
 from toolkit.yamlsource import LocatedDict, LocatedList, Pos, SourceFile
 

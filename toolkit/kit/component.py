@@ -1,14 +1,11 @@
-"""What every kit generator returns, and the context it is given."""
+"""What every kit generator returns: imposed pages for the PDF, unimposed pieces for SVG, and warnings."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolkit.database import Database
-from toolkit.model import Squad, Unit
-from toolkit.problems import Problem, Severity
+from toolkit.problems import Problem
 from toolkit.render.scene import Page
-from toolkit.theme import Theme
 
 
 @dataclass
@@ -20,38 +17,3 @@ class Component:
     pages: list[Page] = field(default_factory=list)
     pieces: list[tuple[str, Page]] = field(default_factory=list)  # (slug, page) one SVG each
     warnings: list[Problem] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class KitContext:
-    db: Database
-    paper: str  # "a4" or "letter"
-
-    @property
-    def theme(self) -> Theme:
-        return self.db.theme
-
-    def units(self) -> list[Unit]:
-        """Every unit, sorted by id: reproducible order."""
-        return [entry.value for _, entry in sorted(self.db.units.items())]
-
-    def squads_by_side(self) -> dict[str, Squad | None]:
-        """Side A plays the first squad (by id), side B the second (or the first again if only one)."""
-        squads = [entry.value for _, entry in sorted(self.db.squads.items())]
-        if not squads:
-            return {"A": None, "B": None}
-        return {"A": squads[0], "B": squads[1] if len(squads) > 1 else squads[0]}
-
-    def fit_warning(self, owner: str, field_name: str, text: str) -> Problem:
-        """Text that did not fit even at the smallest size: a warning naming the unit and field."""
-        entry = self.db.units.get(owner) or self.db.modules.get(owner)
-        file, line, column = ("", 0, 0)
-        if entry is not None:
-            loc = tuple(int(part) if part.isdigit() else part for part in field_name.split(".") if part)
-            pos = entry.pos(*loc)
-            file = entry.source.display
-            line, column = (pos.line, pos.column) if pos else (0, 0)
-        shown = text if len(text) < 50 else text[:47] + "..."
-        return Problem("R001", Severity.WARNING, file, line, column,
-                       f"'{owner}' {field_name}: text does not fit its box even at the smallest size and was "
-                       f"cut short: '{shown}'", hint="shorten the text")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toolkit.database import SWORD_GAME_ID as GAME_ID
+from toolkit.loading import Located
 from toolkit.problems import Problem
+from toolkit.sword.constants import GAME_ID, GAME_NAME
 from toolkit.sword.model import Build, Draft, Technique
 
 __all__ = ["GAME_ID", "GAME_NAME", "SwordContext", "SwordDatabase"]
 
-GAME_NAME = "Untitled Dueling Game"
 
 
 @dataclass
@@ -19,6 +19,7 @@ class SwordDatabase:
     draft: Draft | None = None  # the kit's draft deck
     builds: dict[str, Build] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    sources: dict[str, Located[Technique]] = field(default_factory=dict)  # where each technique is written
 
     @property
     def has_errors(self) -> bool:
@@ -35,3 +36,11 @@ class SwordDatabase:
 class SwordContext:
     db: SwordDatabase
     paper: str  # "a4" or "letter"
+
+    def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
+        """The file, line and column of a technique's field (for text-fit warnings)."""
+        entry = self.db.sources.get(owner)
+        if entry is None:
+            return None
+        pos = entry.pos(*(part for part in field_name.split(".") if part)) or entry.data.pos
+        return entry.source.display, pos.line, pos.column

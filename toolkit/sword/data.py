@@ -8,18 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolkit.database import Located, display_path, documents, index_by_id, load_kind, yaml_files
+from toolkit.loading import Located, display_path, documents, index_by_id, load_kind, yaml_files
 from toolkit.problems import Problem, Severity
-from toolkit.rules.sword.lint import DRAFT_SIZE, LintFinding, lint_draft, lint_technique
 from toolkit.schema import validate_model
+from toolkit.sword import constants
 from toolkit.sword.context import SwordDatabase
 from toolkit.sword.model import Build, Draft, Technique
+from toolkit.sword.rules.lint import LintFinding, lint_draft, lint_technique
 from toolkit.yamlsource import load_yaml_file
 
 KITS_DIR = "kits"
 BUILDS_FILE = "builds.yaml"
-BUILD_TOTAL = 6
-ATTRIBUTE_RANGE = (1, 4)
 
 
 def has_sword_data(root: Path) -> bool:
@@ -40,7 +39,7 @@ def load_sword(root: Path) -> SwordDatabase:
                     "draft", problems)
     builds = _load_builds(builds_file, problems) if builds_file in kit_files else {}
     db = SwordDatabase({tid: entry.value for tid, entry in techniques.items()},
-                       next(iter(drafts.values())).value if drafts else None, builds, problems)
+                       next(iter(drafts.values())).value if drafts else None, builds, problems, techniques)
     for entry in drafts.values():
         _check_draft(entry, techniques, problems)
     _lint(techniques, drafts, problems)
@@ -59,17 +58,17 @@ def _load_builds(path: Path, problems: list[Problem]) -> dict[str, Build]:
         problems.extend(found)
         if build is None:
             continue
-        low, high = ATTRIBUTE_RANGE
+        low, high = constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX
         values = {"speed": build.speed, "strength": build.strength, "defense": build.defense}
         for name, value in values.items():
             if not low <= value <= high:
                 problems.append(loaded.source.problem(
                     "T004", _pos(data, name), f"build '{build.id}': {name} is {value}; each attribute is {low}-{high}",
                     expected=f"{low}..{high}", found=str(value)))
-        if sum(values.values()) != BUILD_TOTAL:
+        if sum(values.values()) != constants.BUILD_TOTAL:
             problems.append(loaded.source.problem(
                 "T004", data.pos, f"build '{build.id}': Speed + Strength + Defense is {sum(values.values())}, "
-                f"not {BUILD_TOTAL}", expected=str(BUILD_TOTAL), found=str(sum(values.values())),
+                f"not {constants.BUILD_TOTAL}", expected=str(constants.BUILD_TOTAL), found=str(sum(values.values())),
                 hint="move points between the attributes"))
         builds[build.id] = build
     return dict(sorted(builds.items()))
@@ -81,10 +80,10 @@ def _pos(data, key):
 
 def _check_draft(entry: Located[Draft], techniques: dict[str, Located[Technique]], problems: list[Problem]) -> None:
     draft = entry.value
-    if len(draft.techniques) != DRAFT_SIZE:
+    if len(draft.techniques) != constants.DRAFT_SIZE:
         problems.append(entry.source.problem(
             "T001", entry.pos("techniques"), f"draft '{draft.id}' has {len(draft.techniques)} technique cards; "
-            f"the draft procedure deals exactly {DRAFT_SIZE}", expected=str(DRAFT_SIZE),
+            f"the draft procedure deals exactly {constants.DRAFT_SIZE}", expected=str(constants.DRAFT_SIZE),
             found=str(len(draft.techniques)),
             hint="remove 1, pick 1, pick 1 and discard 2, pick 1 and discard 1, pick 1 and discard the rest (2)"))
     seen: set[str] = set()
@@ -107,11 +106,12 @@ def _lint(techniques: dict[str, Located[Technique]], drafts: dict[str, Located[D
     for draft in drafts.values():
         deck = [techniques[tid].value for tid in draft.value.techniques if tid in techniques]
         findings += lint_draft(deck)
-        if len(techniques) != DRAFT_SIZE and len(draft.value.techniques) == DRAFT_SIZE:
+        if len(techniques) != constants.DRAFT_SIZE and len(draft.value.techniques) == constants.DRAFT_SIZE:
             problems.append(draft.source.problem(
                 "L005", draft.pos("techniques", key=True),
-                f"spec 002 deals {DRAFT_SIZE} technique cards but this folder has {len(techniques)} techniques: "
-                f"draft '{draft.value.id}' picks which {DRAFT_SIZE} are played",
+                f"spec 002 deals {constants.DRAFT_SIZE} technique cards but this folder has {len(techniques)} "
+                f"techniques: "
+                f"draft '{draft.value.id}' picks which {constants.DRAFT_SIZE} are played",
                 hint="a note, not an error: the spec contradicts itself (10 cards, 12 samples)",
                 severity=Severity.WARNING))
     reported: set[tuple[str, str]] = set()

@@ -2,7 +2,7 @@
 
 A technique is flavour text for the card plus a list of `effects` and an `evade` rule. Every effect
 has a `kind` (what it does) and an optional `when` (a Condition that must hold). The engine in
-`toolkit.rules.sword` interprets these; nothing here knows how a turn is resolved.
+`toolkit.sword.rules` and `toolkit.sword.engine` interpret these; nothing here knows how a turn is resolved.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from toolkit.model import Slug, Text
+from toolkit.fields import Slug, Text
 
 Resource = Literal["momentum", "balance"]
 # What a per-unit bonus counts: one's own resources, or the opponent's.

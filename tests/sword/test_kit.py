@@ -1,0 +1,336 @@
+"""The sword-duel printable kit: what a player would notice on the printed pages."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterator
+
+import pikepdf
+import pytest
+import yaml
+
+import toolkit.sword.kit.reference as sword_reference
+from toolkit.kit.cards import SAFE
+from toolkit.kit.component import Component
+from toolkit.paths import bundled_root
+from toolkit.render.fonts import printable, text_width
+from toolkit.render.impose import BLEED, PAPER_SIZES, card_grid
+from toolkit.render.pdf import render_pdf
+from toolkit.render.scene import PT_TO_MM, Circle, Document, Group, Line, Rect, Reuse, Shape, Text
+from toolkit.render.svg import render_svg
+from toolkit.sword.context import SwordContext, SwordDatabase
+from toolkit.sword.kit.build import build_sword_components
+from toolkit.sword.kit.cards import CARD_H, CARD_W, build_action_cards, build_role_cards, build_technique_cards
+from toolkit.sword.kit.common import INITIATIVE_VALUES, RANGE_SHORT, SIDES, Cuts
+from toolkit.sword.kit.reference import (
+    DRAFT_STEPS,
+    build_draft_sheet,
+    draft_counts,
+    quick_reference_page,
+    range_table,
+)
+from toolkit.sword.kit.sheets import BOX, build_attribute_sheets, build_player_mats, tracks
+from toolkit.sword.kit.tokens import build_tokens, token_rows
+from toolkit.sword.model import Build, Draft, Technique
+from toolkit.sword.rules.positions import Move, Range, resolve_position
+
+TECHNIQUES = bundled_root() / "techniques"
+PAPERS = sorted(PAPER_SIZES)
+
+
+def load_database() -> SwordDatabase:
+    techniques = {}
+    for path in sorted(TECHNIQUES.glob("*.yaml")):
+        technique = Technique.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        techniques[technique.id] = technique
+    draft = Draft.model_validate(yaml.safe_load((TECHNIQUES / "kits" / "standard.yaml").read_text(encoding="utf-8")))
+    raw_builds = yaml.safe_load((TECHNIQUES / "kits" / "builds.yaml").read_text(encoding="utf-8"))["builds"]
+    builds = {raw["id"]: Build.model_validate(raw) for raw in raw_builds}
+    return SwordDatabase(techniques, draft, builds)
+
+
+@pytest.fixture(scope="module")
+def db() -> SwordDatabase:
+    return load_database()
+
+
+@pytest.fixture(scope="module", params=PAPERS)
+def ctx(request: pytest.FixtureRequest, db: SwordDatabase) -> SwordContext:
+    return SwordContext(db, request.param)
+
+
+def leaves(items: list[Shape] | tuple[Shape, ...]) -> Iterator[Shape]:
+    for item in items:
+        if isinstance(item, Group | Reuse):
+            yield from leaves(item.items)
+        else:
+            yield item
+
+
+def texts(items: list[Shape] | tuple[Shape, ...]) -> list[str]:
+    return [item.text for item in leaves(items) if isinstance(item, Text)]
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def piece(component: Component, slug: str):
+    return dict(component.pieces)[slug]
+
+
+# --- action cards --------------------------------------------------------------------------------------
+
+ACTION_NAMES = {"Attack", "Defend", "Advance", "Retreat", "Insight"}
+
+
+def luminance(color: str) -> float:
+    r, g, b = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_ten_action_cards_in_two_sets_told_apart_by_colour_letter_and_pattern(ctx: SwordContext) -> None:
+    component = build_action_cards(ctx)
+    fronts = [(slug, page) for slug, page in component.pieces if slug.startswith("action-")]
+    assert len(fronts) == 10
+    for side in SIDES:
+        own = [page for slug, page in fronts if slug.startswith(f"action-{side.key.lower()}-")]
+        assert len(own) == 5
+        assert {name for page in own for name in texts(page.items)} >= ACTION_NAMES
+        for page in own:
+            shapes = list(leaves(page.items))
+            assert side.key in texts(page.items)  # the letter
+            assert any(isinstance(s, Rect) and s.style.fill == side.fill for s in shapes)  # the colour
+            if side.pattern == "stripes":  # the pattern: stripes for one set, dots for the other
+                assert any(isinstance(s, Line) and s.style.stroke == side.pattern_ink for s in shapes)
+            else:
+                assert any(isinstance(s, Circle) and s.style.fill == side.pattern_ink for s in shapes)
+    a, b = SIDES
+    assert a.key != b.key and a.pattern != b.pattern
+    assert abs(luminance(a.fill) - luminance(b.fill)) > 0.4  # still different on a greyscale print
+    # each set has its own back
+    back_a, back_b = piece(component, "back-action-a"), piece(component, "back-action-b")
+    assert "A" in texts(back_a.items) and "B" in texts(back_b.items)
+
+
+def test_action_cards_say_what_they_do(db: SwordDatabase) -> None:
+    component = build_action_cards(SwordContext(db, "a4"))
+    said = {key: words(" ".join(texts(piece(component, f"action-a-{key}").items)))
+            for key in ("attack", "defend", "advance", "retreat", "insight")}
+    assert "+1 Momentum" in said["advance"] and "−1 Balance" in said["advance"] and "+1 Attack" in said["advance"]
+    assert "−1 Momentum" in said["retreat"] and "+1 Defense" in said["retreat"]
+    assert "from turn 4" in said["retreat"] and "dishonor" in said["retreat"]
+    assert "Speed, Strength or Defense" in said["insight"] and "cannot defend" in said["insight"]
+    assert "Strength" in said["attack"] and "Defense Total" in said["defend"]
+
+
+# --- technique and role cards --------------------------------------------------------------------------
+
+def test_one_technique_card_per_draft_technique_with_its_words(ctx: SwordContext) -> None:
+    component = build_technique_cards(ctx)
+    draft = ctx.db.draft_techniques()
+    fronts = [slug for slug, _ in component.pieces if slug != "back-technique"]
+    assert fronts == [f"technique-{t.id}" for t in draft]
+    assert len(fronts) == 10
+    for technique in draft:
+        shown = texts(piece(component, f"technique-{technique.id}").items)
+        assert technique.name in shown
+        joined = words(" ".join(shown))
+        for rule in technique.rules_text:  # printed as written
+            assert words(rule) in joined
+        for part in (technique.translation, technique.flavor, technique.philosophy):
+            assert part is None or words(part) in joined
+    assert not component.warnings
+
+
+def test_role_cards_show_starting_resources_and_honor(db: SwordDatabase) -> None:
+    component = build_role_cards(SwordContext(db, "letter"))
+    challenger = words(" ".join(texts(piece(component, "role-challenger").items)))
+    defender = words(" ".join(texts(piece(component, "role-defender").items)))
+    assert "Challenger" in challenger and "ready to strike" in challenger
+    assert "Defender" in defender and "composed and ready" in defender
+    for said in (challenger, defender):
+        assert "turn 4" in said and "dishonor" in said
+    assert "1 Momentum" in challenger and "1 Balance" in defender
+
+
+def test_a_card_too_wordy_to_fit_is_cut_and_reported(db: SwordDatabase) -> None:
+    long_rule = "Special: " + "an extremely long clause that keeps going " * 60
+    technique = db.techniques["mushin"].model_copy(update={"rules_text": (long_rule,)})
+    wordy = SwordDatabase({"mushin": technique}, Draft(id="one", name="One", techniques=("mushin",)), {})
+    component = build_technique_cards(SwordContext(wordy, "a4"))
+    assert [p.code for p in component.warnings] == ["R001"]
+    assert "mushin" in component.warnings[0].message
+
+
+# --- tokens --------------------------------------------------------------------------------------------
+
+def test_token_sheet_holds_initiative_range_and_evade_tokens(ctx: SwordContext) -> None:
+    tokens = [token for row in token_rows(Cuts()) for token in row.tokens]
+    initiative = [t for t in tokens if t.kind == "initiative"]
+    assert len(initiative) == 14
+    for side in SIDES:
+        assert sorted(int(t.label) for t in initiative if t.side == side.key) == list(INITIATIVE_VALUES)
+    assert list(INITIATIVE_VALUES) == [1, 2, 3, 4, 5, 6, 7]
+    assert [t.label for t in tokens if t.kind == "range"] == ["Apart", "Sword Range", "Close Combat"]
+    assert len([t for t in tokens if t.kind == "position"]) == 1
+    assert len([t for t in tokens if t.kind == "evade"]) == 6
+    component = build_tokens(ctx)
+    assert len(component.pages) == 1
+    placed = [item for page in component.pages for item in page.items if isinstance(item, Group)]
+    assert len(placed) == len(tokens)
+    width, height = PAPER_SIZES[ctx.paper]
+    for token, group in zip(tokens, placed, strict=True):  # every piece lies on the paper
+        assert 0 <= group.dx <= width - token.w and 0 <= group.dy <= height - token.h
+
+
+# --- quick reference -----------------------------------------------------------------------------------
+
+def test_quick_reference_range_cells_come_from_resolve_position(ctx: SwordContext) -> None:
+    page, cells = quick_reference_page(ctx, Cuts())
+    combinations = 0
+    for start in Range:
+        assert range_table(start) == {(a, b): resolve_position(start, a, b) for a in Move for b in Move}
+        for mine in Move:
+            for theirs in Move:
+                cell = cells[start][(mine, theirs)]
+                assert cell.text == RANGE_SHORT[resolve_position(start, mine, theirs)]
+                assert cell in page.items  # the printed cell, not a copy
+                combinations += 1
+    assert combinations == 27
+
+
+def test_quick_reference_follows_the_engine_not_a_typed_table(db: SwordDatabase,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sword_reference, "resolve_position", lambda current, a, b: Range.APART)
+    _, cells = quick_reference_page(SwordContext(db, "a4"), Cuts())
+    assert {cell.text for table in cells.values() for cell in table.values()} == {"Apart"}
+
+
+# --- mats and sheets -----------------------------------------------------------------------------------
+
+def test_tracks_have_the_right_number_of_boxes(ctx: SwordContext) -> None:
+    momentum, balance, health = tracks(ctx)
+    assert momentum.values == (0, 1, 2, 3) and not momentum.raised
+    assert balance.values == tuple(range(7)) and balance.raised == (4, 5, 6) and balance.raised_by == ("Fudoshin",)
+    assert health.values == (3, 2, 1, 0)
+    component = build_player_mats(ctx)
+    assert len(component.pages) == 2
+    for page in component.pages:
+        boxes = [s for s in leaves(page.items) if isinstance(s, Rect) and s.w == BOX and s.h == BOX]
+        assert len(boxes) == 4 + 7 + 4
+        shown = texts(page.items)
+        assert "Momentum" in shown and "Balance" in shown and "Health" in shown
+        assert sum(t.count("Technique") for t in shown) >= 2 and "Played this turn" in shown
+        assert "turn 4" in words(" ".join(shown))
+
+
+def test_without_fudoshin_the_balance_track_stops_at_the_cap(db: SwordDatabase) -> None:
+    ids = tuple(tid for tid in db.draft.techniques if tid != "fudoshin")
+    smaller = SwordDatabase(db.techniques, Draft(id="nine", name="Nine", techniques=ids), db.builds)
+    momentum, balance, health = tracks(SwordContext(smaller, "a4"))
+    assert balance.values == (0, 1, 2, 3) and not balance.raised
+
+
+def test_attribute_sheets_are_secret_and_show_the_example_builds(ctx: SwordContext) -> None:
+    component = build_attribute_sheets(ctx)
+    assert len(component.pages) == 2
+    for page in component.pages:
+        said = words(" ".join(texts(page.items)))
+        assert "Speed + Strength + Defense = 6" in said and "from 1 to 4" in said
+        for build in ctx.db.builds.values():
+            assert build.name in said
+        width, height = PAPER_SIZES[ctx.paper]
+        fold = [s for s in page.items if isinstance(s, Line) and s.style.dash and abs(s.y1 - height / 2) < 1e-6]
+        assert fold, "a fold line across the middle"
+        assert any(isinstance(s, Group) and s.rotate == 180 for s in page.items)  # the cover faces the opponent
+
+
+def test_draft_sheet_lists_the_deck_and_the_steps(ctx: SwordContext) -> None:
+    component = build_draft_sheet(ctx)
+    said = words(" ".join(texts(component.pages[0].items)))
+    for technique in ctx.db.draft_techniques():
+        assert technique.name in said
+    assert "remove 1 at random" in said and "Discard 2 cards at random" in said and "Discard the remaining" in said
+    counts = draft_counts(10)
+    assert [left for _, _, left in counts] == [9, 8, 5, 3, 0]
+    for role in ("challenger", "defender"):
+        assert sum(kept for step, (kept, _, _) in zip(DRAFT_STEPS, counts, strict=True) if step.actor == role) == 2
+
+
+# --- the whole kit -------------------------------------------------------------------------------------
+
+CARD_COMPONENTS = ("sword-actions", "sword-techniques", "sword-roles")
+
+
+@pytest.fixture(scope="module")
+def kit(ctx: SwordContext) -> list[Component]:
+    return build_sword_components(ctx)
+
+
+def test_every_page_renders_on_the_chosen_paper(ctx: SwordContext, kit: list[Component]) -> None:
+    width, height = PAPER_SIZES[ctx.paper]
+    pages = [page for component in kit for page in component.pages]
+    assert len(pages) == 17
+    assert all((page.width, page.height) == (width, height) for page in pages)
+    pdf = render_pdf(Document("sword-duel kit", pages))
+    assert len(pikepdf.open(io.BytesIO(pdf)).pages) == len(pages)
+    assert not [w for component in kit for w in component.warnings]
+    for component in kit:
+        for slug, page in component.pieces:
+            assert render_svg(page, slug).lstrip().startswith("<svg")
+
+
+def test_card_fronts_are_followed_by_their_mirrored_backs(ctx: SwordContext, kit: list[Component]) -> None:
+    grid = card_grid(ctx.paper, CARD_W, CARD_H)
+    for component in (c for c in kit if c.name in CARD_COMPONENTS):
+        pages = component.pages
+        assert len(pages) % 2 == 0
+        for front, back in zip(pages[::2], pages[1::2], strict=True):
+            assert front.label.endswith("front") and back.label.endswith("back")
+            front_cards = [g for g in front.items if isinstance(g, Group)]
+            back_cards = [g for g in back.items if isinstance(g, Group)]
+            assert len(front_cards) == len(back_cards) > 0
+            for slot, (f, b) in enumerate(zip(front_cards, back_cards, strict=True)):
+                assert (f.dx, f.dy, f.rotate) == pytest.approx(grid.placement(slot))
+                assert (b.dx, b.dy, b.rotate) == pytest.approx(grid.placement(slot, back=True))
+        for slug, page in component.pieces:  # unimposed cards keep their bleed
+            assert (page.width, page.height) == pytest.approx((CARD_W + 2 * BLEED, CARD_H + 2 * BLEED)), slug
+
+
+
+def text_boxes(items, dx: float = 0.0, dy: float = 0.0, turn: float = 0.0) -> Iterator[tuple[str, float, float,
+                                                                                              float, float]]:
+    """(text, left, top, right, bottom) of every text on a page, through moved and turned groups."""
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    for item in items:
+        if isinstance(item, Group):
+            yield from text_boxes(item.items, dx + item.dx * c - item.dy * s, dy + item.dx * s + item.dy * c,
+                                  turn + item.rotate)
+        elif isinstance(item, Reuse):
+            yield from text_boxes(item.items, dx, dy, turn)
+        elif isinstance(item, Text):
+            width = text_width(printable(item.text, item.font), item.font, item.size)
+            left = item.x - {"start": 0.0, "middle": width / 2, "end": width}[item.anchor]
+            corners = [(x, y) for x in (left, left + width)
+                       for y in (item.y - item.size * PT_TO_MM * 0.8, item.y + item.size * PT_TO_MM * 0.25)]
+            xs = [dx + x * c - y * s for x, y in corners]
+            ys = [dy + x * s + y * c for x, y in corners]
+            yield item.text, min(xs), min(ys), max(xs), max(ys)
+
+
+def test_no_text_leaves_its_card_or_the_printable_page_or_overlaps_other_text(kit: list[Component]) -> None:
+    for component in kit:
+        for slug, page in component.pieces:
+            is_card = component.name in CARD_COMPONENTS
+            edge = BLEED + SAFE - 1.5 if is_card else 4.0  # inside the card frame / the printer's margin
+            boxes = list(text_boxes(page.items))
+            for text, left, top, right, bottom in boxes:
+                assert left >= edge - 1e-6 and right <= page.width - edge + 1e-6, (slug, text)
+                assert top >= edge - 1e-6 and bottom <= page.height - edge + 1e-6, (slug, text)
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    overlap_x = min(a[3], b[3]) - max(a[1], b[1])
+                    overlap_y = min(a[4], b[4]) - max(a[2], b[2])
+                    assert overlap_x <= 0.2 or overlap_y <= 0.2, (slug, a[0], b[0])

@@ -1,0 +1,93 @@
+"""What the commands share: printing, exit codes, choosing the games of a folder, and refusing bad data."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.game import Game, GameData, NotApplicable, Where
+from toolkit.problems import UsageError, sorted_problems
+from toolkit.registry import discover, game_ids
+from toolkit.report import format_text, summary
+
+if TYPE_CHECKING:
+    from toolkit.output import OutputFolder
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+
+
+def out(text: str = "") -> None:
+    print(text)
+
+
+def err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
+    """--out as given; otherwise DATA_DIR/output/<subfolder>, or ./output/<subfolder> for the bundled data."""
+    if args.out:
+        return Path(args.out)
+    root = (args.data_dir / "output") if args.data_dir else Path("output")
+    return root / subfolder if subfolder else root
+
+
+def output_folder(args: argparse.Namespace, subfolder: str, names: list[str]) -> OutputFolder:
+    """The output folder, locked while this command writes the kit folders `names` into it. A default
+    one must stay inside the project (or the working folder, for the bundled data); --out is the user's."""
+    from toolkit.output import OutputFolder
+
+    home = None if args.out else (args.data_dir or Path.cwd())
+    return OutputFolder(output_root(args, subfolder), home, names)
+
+
+def select_games(args: argparse.Namespace, command: str) -> tuple[list[tuple[Game, Where]], list[Any]]:
+    """The games of DATA_DIR that `--game` asks for and `command` applies to, and the project file's problems.
+
+    A game chosen on purpose (by `--game`, or as the game of a project) that the command does not apply to
+    is refused (exit 2); over the bundled data such a game is left out with a note, unless nothing is left.
+    """
+    found, problems = discover(args.data_dir)
+    wanted = set(args.game or [])
+    if wanted:
+        unknown = wanted - set(game_ids())
+        if unknown:
+            raise UsageError(f"unknown game {', '.join(sorted(unknown))}; known here: {', '.join(game_ids())}")
+        found = [(game, where) for game, where in found if game.id in wanted]
+        if not found and not problems:
+            raise UsageError(f"{args.data_dir or 'the bundled data'} has no data for {', '.join(sorted(wanted))}")
+    explicit = bool(wanted) or any(where.project for _, where in found)
+    refused = [game for game, _ in found if not game.supports(command)]
+    if refused and (explicit or len(refused) == len(found)):
+        raise NotApplicable("; ".join(game.why_not(command) for game in refused))
+    for game in refused:
+        err(f"{game.id}: skipped: {game.why_not(command)}")
+    return [(game, where) for game, where in found if game.supports(command)], problems
+
+
+def load_valid(args: argparse.Namespace, command: str) -> list[tuple[Game, GameData]] | None:
+    """The chosen games' data, or None (after printing every problem) when any of it has errors."""
+    selected, problems = select_games(args, command)
+    loaded = [(game, game.load(where)) for game, where in selected]
+    problems = sorted_problems(problems + [p for _, data in loaded for p in data.problems])
+    if any(problem.is_error for problem in problems):
+        err(format_text(problems) + "\n")
+        err(f"duelkit: not building: the data has problems ({summary(problems)}); "
+            "`duelkit validate` lists them too")
+        return None
+    return loaded
+
+
+def add_output_command(commands: Any, name: str, help_text: str, subfolder: str, data_note: str = "") -> Any:
+    """The commands that write files share DATA_DIR, --game, --paper and --out."""
+    command = commands.add_parser(name, help=help_text)
+    command.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                         help=f"project folder (default: the bundled databases){data_note}")
+    command.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
+    command.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    where = f"output/{subfolder}" if subfolder else "output"
+    command.add_argument("--out", type=Path, metavar="DIR",
+                         help=f"output folder (default: DATA_DIR/{where}, or ./{where} for the bundled data)")
+    return command

@@ -1,0 +1,31 @@
+"""`duelkit import`: a one-row-per-segment spreadsheet turned into a project of unit YAML."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from toolkit.cli.common import EXIT_OK, err, out
+from toolkit.game import NotApplicable
+from toolkit.registry import DEFAULT_GAME, find_game, game_ids
+
+
+def add_parser(commands: Any) -> None:
+    importer = commands.add_parser("import", help="convert a one-row-per-segment CSV into unit YAML")
+    importer.add_argument("csv", type=Path, metavar="CSV")
+    importer.add_argument("--out", type=Path, required=True, metavar="DIR")
+    importer.add_argument("--theme", choices=game_ids(), default=DEFAULT_GAME)
+    importer.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    game = find_game(args.theme)
+    if not game.supports("import"):
+        raise NotApplicable(game.why_not("import"))
+    report = game.import_table(args.csv, args.out)
+    for note in report.notes:
+        err(note)
+    for line in report.lines:
+        out(line)
+    return EXIT_OK

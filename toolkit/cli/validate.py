@@ -1,0 +1,43 @@
+"""`duelkit validate`: every problem of every game in a folder, with file, line and column."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, out
+from toolkit.problems import sorted_problems
+from toolkit.registry import discover
+from toolkit.report import format_json, format_text, summary
+
+
+def add_parser(commands: Any) -> None:
+    validate = commands.add_parser("validate", help="check a unit database and report every problem")
+    validate.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                          help="project folder (default: the bundled databases)")
+    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    found, problems = discover(args.data_dir)
+    lines = []
+    for game, where in found:
+        data = game.load(where)
+        game_problems = list(data.problems)
+        if not data.has_errors:
+            game_problems += game.layout_warnings(data)
+        problems += game_problems
+        lines.append(f"{game.id}: {game.describe(data)}: {summary(game_problems)}")
+    problems = sorted_problems(problems)
+    if args.format == "json":
+        out(format_json(problems))
+    else:
+        if problems:
+            out(format_text(problems) + "\n")
+        for line in lines:
+            out(line)
+        if not lines:
+            out(summary(problems))
+    return EXIT_PROBLEMS if any(problem.is_error for problem in problems) else EXIT_OK

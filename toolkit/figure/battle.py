@@ -1,0 +1,181 @@
+"""`duelkit odds`: find the units, apply the options, format the exact odds as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+
+from toolkit.figure.analysis.balance import unplayable
+from toolkit.figure.analysis.odds import BattleNotPossible, BattleOdds, Side, battle_odds, spun_disks
+from toolkit.figure.database import Database
+from toolkit.figure.model import Module, Unit
+from toolkit.figure.rules.roster import upgrade_stages
+from toolkit.figure.theme import Theme
+from toolkit.problems import DuelkitError, UsageError
+
+
+class UnitNotPlayable(DuelkitError):
+    """A unit of the battle has rule problems (a broken Data Disk, an upgrade loop): exit 1."""
+
+
+class BattleRefused(UsageError):
+    """The options describe a battle the theme's rules forbid (the attacker is asleep or frozen).
+
+    A usage error (exit 2): the data is fine, the question asked is not a battle that can happen."""
+
+
+@dataclass(frozen=True)
+class ModuleEffect:
+    """What a module the attacker plays changes in one battle."""
+
+    damage_bonus: int = 0
+    star_bonus: int = 0
+    respin: bool = False
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    attacker: Unit
+    defender: Unit
+    attacker_side: Side
+    defender_side: Side
+    theme: Theme  # the words the output uses (status names, Deactivated)
+
+
+def _status(database: Database, name: str | None):
+    """A status by id or by the theme's printed name (case-insensitive)."""
+    if name is None:
+        return None
+    theme = database.theme
+    wanted = name.strip().lower()
+    for status_id, printed in sorted(theme.statuses.items()):
+        if wanted in (status_id, printed.lower()):
+            return theme.status(status_id)
+    options = ", ".join(f"{sid} ({printed})" for sid, printed in sorted(theme.statuses.items()))
+    raise UsageError(f"unknown status '{name}' for theme '{theme.id}'; choose one of: {options}")
+
+
+def _unit(database: Database, unit_id: str) -> Unit:
+    entry = database.units.get(unit_id)
+    if entry is None:
+        raise UsageError(f"no unit '{unit_id}' in theme '{database.theme.id}'")
+    return entry.value
+
+
+def _module_effects(module: Module) -> ModuleEffect:
+    effect = module.effect
+    if effect.kind == "damage_bonus" and effect.amount is not None:
+        return ModuleEffect(damage_bonus=effect.amount)
+    if effect.kind == "star_bonus" and effect.amount is not None:
+        return ModuleEffect(star_bonus=effect.amount)
+    if effect.kind == "respin":
+        return ModuleEffect(respin=True)
+    raise UsageError(f"module '{module.id}' ({effect.kind}) does not change a battle's odds")
+
+
+def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
+                 attacker_status: str | None = None, defender_status: str | None = None,
+                 attacker_stage: int | None = None, defender_stage: int | None = None,
+                 module_id: str | None = None) -> BattleSetup:
+    """Stages default to each unit's place in its upgrade chain; a module is played by the attacker."""
+    attacker, defender = _unit(database, attacker_id), _unit(database, defender_id)
+    reasons = unplayable(database.unit_defs())
+    broken = [f"{uid}: {reasons[uid]}" for uid in dict.fromkeys((attacker_id, defender_id)) if uid in reasons]
+    if broken:
+        raise UnitNotPlayable(f"cannot compute these odds ({'; '.join(broken)}); `duelkit validate` shows "
+                              "what to fix")
+    stages = upgrade_stages(database.unit_defs())
+    extra = ModuleEffect()
+    if module_id is not None:
+        entry = database.modules.get(module_id)
+        if entry is None:
+            raise UsageError(f"no module '{module_id}' in theme '{database.theme.id}'")
+        extra = _module_effects(entry.value)
+    for stage in (attacker_stage, defender_stage):
+        if stage is not None and not 0 <= stage <= 5:
+            raise UsageError("an upgrade stage is 0 to 5")
+    attacker_side = Side(attacker.disk, stages[attacker.id] if attacker_stage is None else attacker_stage,
+                         _status(database, attacker_status), damage_bonus=extra.damage_bonus,
+                         star_bonus=extra.star_bonus, respin=extra.respin)
+    defender_side = Side(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
+                         _status(database, defender_status))
+    return BattleSetup(attacker, defender, attacker_side, defender_side, database.theme)
+
+
+def odds_json(setup: BattleSetup, odds: BattleOdds) -> str:
+    a_disk, d_disk = spun_disks(setup.attacker_side, setup.defender_side)
+
+    def segment(disk, index):
+        if index is None:
+            return None
+        s = disk[index]
+        return {"index": index, "move": s.move, "color": s.color.value}
+
+    data = {
+        "attacker": setup.attacker.id,
+        "defender": setup.defender.id,
+        "attacker_wins": float(odds.attacker_wins),
+        "defender_wins": float(odds.defender_wins),
+        "draw": float(odds.draw),
+        "attacker_deactivated": float(odds.attacker_deactivated),
+        "defender_deactivated": float(odds.defender_deactivated),
+        "effect_applied": float(odds.effect_applied),
+        "exact": {name: str(getattr(odds, name)) for name in (
+            "attacker_wins", "defender_wins", "draw", "attacker_deactivated", "defender_deactivated",
+            "effect_applied", "attacker_effect", "defender_effect")},
+        "outcomes": [
+            {"attacker_segment": segment(a_disk, o.attacker_segment),
+             "defender_segment": segment(d_disk, o.defender_segment),
+             "winner": o.winner.value, "consequence": o.consequence, "probability": float(o.probability)}
+            for o in odds.outcomes
+        ],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _pct(value: Fraction) -> str:
+    return f"{float(value) * 100:6.2f} %"
+
+
+def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
+    a, d = setup.attacker, setup.defender
+    deactivated = setup.theme.terms.deactivated.lower()
+    rows = [
+        ("attacker wins", odds.attacker_wins), ("defender wins", odds.defender_wins), ("draw", odds.draw),
+        (f"{a.id} {deactivated}", odds.attacker_deactivated),
+        (f"{d.id} {deactivated}", odds.defender_deactivated),
+        ("a Purple effect applies", odds.effect_applied),
+    ]
+    width = max(len(label) for label, _ in rows)
+    lines = [f"{a.name} ({a.id}) attacks {d.name} ({d.id})"]
+    modifiers = []
+    for label, side in (("attacker", setup.attacker_side), ("defender", setup.defender_side)):
+        if side.stage:
+            modifiers.append(f"{label} stage {side.stage}")
+        if side.status:
+            modifiers.append(f"{label} {setup.theme.statuses[side.status.id]}")
+        if side.damage_bonus:
+            modifiers.append(f"{label} +{side.damage_bonus} damage")
+        if side.star_bonus:
+            modifiers.append(f"{label} +{side.star_bonus} star")
+        if side.respin:
+            modifiers.append(f"{label} may re-spin")
+    if modifiers:
+        lines.append("with " + ", ".join(modifiers))
+    lines.append("")
+    lines += [f"  {label:<{width}}  {_pct(value)}" for label, value in rows]
+    return "\n".join(lines)
+
+
+def compute(setup: BattleSetup) -> BattleOdds:
+    """The exact odds, or BattleRefused (worded with the theme) when the battle cannot happen."""
+    try:
+        return battle_odds(setup.attacker_side, setup.defender_side)
+    except BattleNotPossible as exc:
+        theme = setup.theme
+        status = theme.statuses[exc.status.id]
+        raise BattleRefused(
+            f"{setup.attacker.id} cannot attack: in {theme.name} a unit with the {theme.terms.status.lower()} "
+            f"{status} cannot initiate an attack, so there is no battle to compute (a defender with {status} "
+            "can be attacked: use --defender-status)") from exc

@@ -1,0 +1,203 @@
+"""Load a data folder into a Database, collecting every problem with its file, line and column.
+
+Two layouts are understood:
+- a project made by `duelkit new`: `duelkit.yaml` names the theme; `unit_data/` (squads in
+  `unit_data/squads/`) and `modules/` hold one database;
+- the bundled layout: `unit_data/<theme>/` and `modules/<theme>/`, one database per theme.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from toolkit.figure.model import Module, Segment, Squad, Unit
+from toolkit.figure.rules.board import Board, check_board
+from toolkit.figure.rules.disk import check_disk
+from toolkit.figure.rules.roster import squad_findings, upgrade_cycles
+from toolkit.figure.theme import Theme, load_theme, theme_ids
+from toolkit.loading import (
+    PROJECT_FILE,
+    Located,
+    Rejected,
+    index_by_id,
+    load_kind,
+    read_project,
+    yaml_files,
+)
+from toolkit.paths import DEFAULT_BOARD, bundled_root
+from toolkit.problems import Problem, Severity, UsageError
+from toolkit.safe_fs import display_path
+from toolkit.schema import locate, validate_model
+from toolkit.yamlsource import LocatedDict, SourceFile, load_yaml_file
+
+SQUADS_DIR = "squads"
+
+
+@dataclass(frozen=True)
+class DataSet:
+    """Where one theme's database lives."""
+
+    theme_id: str
+    unit_dir: Path
+    module_dir: Path
+    root: Path | None = None  # the project: nothing outside it is read (None: the common parent)
+
+    @property
+    def project(self) -> Path:
+        return self.root or Path(os.path.commonpath([self.unit_dir, self.module_dir]))
+
+
+@dataclass
+class Database:
+    theme: Theme
+    board: Board
+    units: dict[str, Located[Unit]] = field(default_factory=dict)
+    modules: dict[str, Located[Module]] = field(default_factory=dict)
+    squads: dict[str, Located[Squad]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(problem.is_error for problem in self.problems)
+
+    def unit_defs(self) -> dict[str, Unit]:
+        return {uid: entry.value for uid, entry in sorted(self.units.items())}
+
+
+def project_dataset(root: Path, theme_id: str) -> DataSet:
+    """A project made by `duelkit new`: one theme, in unit_data/ and modules/."""
+    return DataSet(theme_id, root / "unit_data", root / "modules", root)
+
+
+def bundled_dataset(root: Path, theme_id: str) -> DataSet:
+    """The bundled layout: one theme's units in unit_data/<theme>/, its modules in modules/<theme>/."""
+    return DataSet(theme_id, root / "unit_data" / theme_id, root / "modules" / theme_id, root)
+
+
+def find_datasets(data_dir: Path | None) -> tuple[list[DataSet], list[Problem]]:
+    """The figure-duel databases in a folder (bundled data when None). Other games' data and unknown game
+    names in `duelkit.yaml` are left to the registry (`toolkit.registry.discover`)."""
+    root = bundled_root() if data_dir is None else data_dir
+    if not root.is_dir():
+        raise UsageError(f"'{root}' is not a folder")
+    if os.path.lexists(root / PROJECT_FILE):  # a link or a special file is reported, not taken for "no project"
+        project, problems = read_project(root)
+        if project is None or project.game_id not in theme_ids():
+            return [], problems
+        return [project_dataset(root, project.game_id)], problems
+    return [bundled_dataset(root, tid) for tid in theme_ids() if (root / "unit_data" / tid).is_dir()], []
+
+
+def load_board(path: Path = DEFAULT_BOARD) -> tuple[Board | None, list[Problem]]:
+    """Load a board file and run every board check; failures are located at the node they name."""
+    loaded = load_yaml_file(path, display_path(path))
+    if loaded.data is None:
+        return None, loaded.problems
+    board, problems = validate_model(Board, loaded.data, loaded.source)
+    problems = loaded.problems + problems
+    if board is None:
+        return None, problems
+    for failure in check_board(board):
+        pos = locate(loaded.data, ("nodes", failure.node), key=True) if failure.node else None
+        problems.append(loaded.source.problem("B001", pos, failure.message, hint=failure.hint))
+    return board, problems
+
+
+def load_database(dataset: DataSet) -> Database:
+    """Load and validate one theme's database. Problems are collected, never raised."""
+    theme = load_theme(dataset.theme_id)
+    board, problems = load_board()
+    if board is None:
+        raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
+    rejected: list[Rejected] = []
+    root = dataset.project
+    unit_files = yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR, root=root, problems=problems)
+    units = load_kind(unit_files, Unit, "units", problems, rejected)
+    squad_files = yaml_files(dataset.unit_dir / SQUADS_DIR, root=root, problems=problems)
+    squads = load_kind(squad_files, Squad, "squads", problems)
+    modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems)
+    database = Database(theme, board, problems=problems)
+    database.units = index_by_id(units, "unit", problems)
+    database.modules = index_by_id(modules, "module", problems)
+    database.squads = index_by_id(squads, "squad", problems)
+    _check_units(database)
+    _check_rejected_disks(database, rejected)
+    _check_squads(database)
+    database.problems = sorted(problems, key=Problem.sort_key)
+    return database
+
+
+def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: str,
+                   disk: tuple[Segment, ...]) -> list[Problem]:
+    """Data Disk arithmetic and status references for one unit's disk."""
+    found = []
+    for finding in check_disk(disk):
+        loc: tuple = ("disk",)
+        if finding.segment is not None:
+            loc = ("disk", finding.segment) + ((finding.field,) if finding.field else ())
+        found.append(source.problem(
+            finding.code, locate(data, loc, key=finding.field is not None or finding.segment is None),
+            f"{label}: {finding.message}",
+            hint=finding.hint, expected=finding.expected, found=finding.found,
+            severity=Severity.WARNING if finding.warning else Severity.ERROR))
+    statuses = db.theme.statuses
+    for index, segment in enumerate(disk):
+        if segment.inflicts and segment.inflicts not in statuses:
+            close = difflib.get_close_matches(segment.inflicts, list(statuses), n=1)
+            found.append(source.problem(
+                "X007", locate(data, ("disk", index, "inflicts")),
+                f"{label}: '{segment.inflicts}' is not a status of theme '{db.theme.id}'",
+                hint=f"did you mean '{close[0]}'?" if close else "statuses: " + ", ".join(
+                    f"{sid} ({name})" for sid, name in sorted(statuses.items())),
+                expected=", ".join(sorted(statuses)), found=segment.inflicts))
+    return found
+
+
+_DISK = TypeAdapter(tuple[Segment, ...])
+
+
+def _check_rejected_disks(db: Database, rejected: list[Rejected]) -> None:
+    """A unit with a bad name still gets its Data Disk checked: every problem at once."""
+    for item in rejected:
+        try:
+            disk = _DISK.validate_python(item.data.get("disk"))
+        except ValidationError:
+            continue  # the schema problems are already reported
+        label = f"unit '{item.data.get('id')}'" if isinstance(item.data.get("id"), str) else "unit"
+        db.problems.extend(_disk_problems(db, item.source, item.data, label, disk))
+
+
+def _check_units(db: Database) -> None:
+    for uid, entry in db.units.items():
+        unit = entry.value
+        db.problems.extend(_disk_problems(db, entry.source, entry.data, f"unit '{uid}'", unit.disk))
+        if unit.upgrades_to is not None and unit.upgrades_to not in db.units:
+            close = difflib.get_close_matches(unit.upgrades_to, list(db.units), n=1)
+            db.problems.append(entry.source.problem(
+                "X002", entry.pos("upgrades_to"), f"unit '{uid}' upgrades to unknown unit '{unit.upgrades_to}'",
+                hint=f"did you mean '{close[0]}'?" if close else "add that unit or remove `upgrades_to`"))
+    for cycle in upgrade_cycles(db.unit_defs()):
+        entry = db.units[cycle[0]]
+        db.problems.append(entry.source.problem(
+            "X003", entry.pos("upgrades_to"), "upgrade chain loops: " + " -> ".join([*cycle, cycle[0]]),
+            hint="an upgrade chain must end; remove one `upgrades_to`"))
+
+
+def _check_squads(db: Database) -> None:
+    unit_ids, module_ids = set(db.units), set(db.modules)
+    for entry in db.squads.values():
+        for finding in squad_findings(entry.value, unit_ids, module_ids):
+            loc = (finding.field,) if finding.index is None else (finding.field, finding.index)
+            db.problems.append(entry.source.problem(
+                finding.code, entry.pos(*loc), finding.message, hint=_SQUAD_HINTS[finding.code]))
+
+
+_SQUAD_HINTS = {
+    "X004": "use an id from unit_data/", "X005": "use an id from modules/", "X006": "list exactly 6 unit ids",
+    "X008": "each unit and module may appear once", "X009": "keep at most 6 modules",
+}

@@ -1,0 +1,188 @@
+"""The figure duel's adapter for the registry: one instance per theme (duel-protocol, chimera).
+
+Heavy modules (the kit generators, reportlab) are imported inside the methods that need them, so
+`duelkit validate` and `duelkit odds` start quickly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.figure.database import Database, bundled_dataset, load_board, load_database, project_dataset
+from toolkit.figure.theme import load_theme
+from toolkit.game import Advance, Game, GameData, OddsRequest, Output, Report, Where
+from toolkit.kit.component import Component
+from toolkit.paths import DEFAULT_BOARD
+from toolkit.problems import Problem, UsageError
+
+
+@dataclass
+class FigureData(GameData):
+    """One theme's loaded database."""
+
+    database: Database
+
+    @property
+    def problems(self) -> list[Problem]:  # type: ignore[override]
+        return self.database.problems
+
+
+def _database(data: GameData) -> Database:
+    assert isinstance(data, FigureData), "a figure-duel command was given another game's data"
+    return data.database
+
+
+class FigureGame(Game):
+    """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
+
+    commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new"})
+
+    def __init__(self, theme_id: str) -> None:
+        self.id = theme_id
+        self.title = load_theme(theme_id).terms.game
+
+    def found_in(self, root: Path) -> bool:
+        return (root / "unit_data" / self.id).is_dir()
+
+    def load(self, where: Where) -> FigureData:
+        dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
+        return FigureData(load_database(dataset))
+
+    def describe(self, data: GameData) -> str:
+        db = _database(data)
+        return f"{len(db.units)} units, {len(db.modules)} modules, {len(db.squads)} squads"
+
+    def layout_warnings(self, data: GameData) -> list[Problem]:
+        from toolkit.figure.kit.build import layout_warnings
+
+        return layout_warnings(_database(data))
+
+    def kit_steps(self, data: GameData) -> int:
+        from toolkit.figure.kit.build import GENERATORS
+
+        return 2 * len(GENERATORS) + 1
+
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+        from toolkit.figure.kit.build import build_components
+
+        database = _database(data)
+        components = []
+        for component in build_components(database, paper):
+            advance(f"{self.id}: {component.name}")
+            components.append(component)
+        if with_balance:
+            from toolkit.figure.analysis.balance import balance
+            from toolkit.figure.kit.balance_report import build_balance
+            from toolkit.figure.kit.context import KitContext
+
+            components.append(build_balance(KitContext(database, paper), balance(database.unit_defs())))
+        return components
+
+    def reference(self, data: GameData, paper: str, templates: Path | None) -> Output:
+        from toolkit.figure.kit.build import batch_allocation
+        from toolkit.figure.kit.context import KitContext
+        from toolkit.figure.kit.html_manual import render_manual_html
+        from toolkit.figure.kit.manual import build_manual
+        from toolkit.figure.kit.manual_pages import build_manual_component, build_quickref_component
+        from toolkit.render.pdf import render_pdf
+        from toolkit.render.scene import Document
+
+        database = _database(data)
+        with batch_allocation():
+            context = KitContext(database, paper)
+            manual = build_manual(database)
+            html = render_manual_html(manual, database.theme, paper, templates)
+            pages = build_manual_component(context, manual).pages
+            quick = build_quickref_component(context, manual).pages
+            files = {
+                "manual.pdf": render_pdf(Document(manual.title, pages + quick)),
+                "quick-reference.pdf": render_pdf(Document(f"{database.theme.terms.game}: quick reference", quick)),
+                "manual.html": html.encode("utf-8"),
+            }
+        return Output(files, f"manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf and manual.html")
+
+    def balance(self, data: GameData, paper: str) -> Output:
+        from toolkit.figure.analysis.balance import balance, playable
+        from toolkit.figure.kit.balance_report import build_balance, matchups_csv, ratings_csv
+        from toolkit.figure.kit.context import KitContext
+        from toolkit.render.pdf import render_pdf
+        from toolkit.render.scene import Document
+
+        database = _database(data)
+        lines = []
+        units = playable(database.unit_defs())
+        left_out = len(database.unit_defs()) - len(units)
+        if left_out or database.has_errors:
+            lines.append(f"{self.id}: left out {left_out} units with rule problems (a broken Data Disk, an "
+                         "upgrade loop) and any file that failed to load (`duelkit validate` lists them)")
+        started = time.perf_counter()
+        result = balance(units)
+        seconds = time.perf_counter() - started
+        context = KitContext(database, paper)
+        component = build_balance(context, result)
+        files = {
+            "balance.pdf": render_pdf(Document(component.title, component.pages)),
+            "balance.csv": ratings_csv(context, result).encode("utf-8"),
+            "matchups.csv": matchups_csv(result).encode("utf-8"),
+        }
+        n = len(result.unit_ids)
+        for rank, rating in enumerate(result.ratings[:3], start=1):
+            lines.append(f"  #{rank} {rating.unit_id}: rating {rating.rating:+.2f}")
+        outliers = [r.unit_id for r in result.ratings if r.outlier]
+        shown = ", ".join(outliers[:10]) + (f" and {len(outliers) - 10} more" if len(outliers) > 10 else "")
+        lines.append(f"  outliers: {shown or 'none'}")
+        return Output(files, f"{n} units, {n * n} matchups in {seconds:.2f} s", lines)
+
+    def project_folders(self) -> list[tuple[str, str]]:
+        return [(f"unit_data/{self.id}", "unit_data"), (f"modules/{self.id}", "modules")]
+
+    def edit_hint(self) -> str:
+        return "unit_data"
+
+    def has_units(self, data: GameData, unit_ids: list[str]) -> bool:
+        return all(uid in _database(data).units for uid in unit_ids)
+
+    def odds(self, data: GameData, request: OddsRequest) -> str:
+        from toolkit.figure.battle import compute, odds_json, odds_text, setup_battle
+
+        database = _database(data)
+        setup = setup_battle(database, request.attacker, request.defender,
+                             attacker_status=request.attacker_status, defender_status=request.defender_status,
+                             attacker_stage=request.attacker_stage, defender_stage=request.defender_stage,
+                             module_id=request.module)
+        odds = compute(setup)
+        return odds_json(setup, odds) if request.as_json else odds_text(setup, odds)
+
+    def check_board(self, path: Path | None) -> Report:
+        path = path or DEFAULT_BOARD
+        if not path.is_file():
+            raise UsageError(f"board file '{path}' does not exist or is not a file")
+        board, problems = load_board(path)
+        report = Report(failed=bool(problems))
+        for problem in sorted(problems, key=Problem.sort_key):
+            hint = f" (hint: {problem.hint})" if problem.hint else ""
+            report.lines.append(f"{problem.file}:{problem.line}:{problem.column}: {problem.code} "
+                                f"{problem.message}{hint}")
+        if board is not None and not problems:
+            report.lines.append(f"board '{board.id}' OK: {len(board.nodes)} nodes, {len(board.routes)} routes")
+        return report
+
+    def import_table(self, csv_path: Path, out: Path) -> Report:
+        from toolkit.figure.importer import read_csv, write_project
+
+        if not csv_path.is_file():
+            raise UsageError(f"CSV file '{csv_path}' does not exist")
+        result = read_csv(csv_path)
+        written = write_project(result, out, self.id)
+        report = Report()
+        for figure in result.skipped:
+            for row in figure.rows:
+                report.notes.append(f"{csv_path}:{row.line}: skipped '{figure.name}': column '{row.column}' = "
+                                    f"{row.value!r}: {row.reason}")
+        report.notes += [f"note: {note}" for note in result.notes]
+        report.lines.append(f"read {result.rows_read} rows: wrote {len(result.units)} units to {out}, "
+                            f"skipped {len(result.skipped)} figures ({len(written)} files)")
+        report.lines.append(f"next: `duelkit validate {out}` lists what breaks the rules")
+        return report

@@ -1,0 +1,493 @@
+"""Import a Pokémon-Duel-style CSV (one row per Data Disk segment) into a duelkit project folder.
+
+The importer transcribes; it does not repair. Values the unit schema will reject (MP 0, a 'z-move'
+colour, sizes that do not sum to 96, an empty move name) are written as found, so `duelkit validate`
+reports each one at its line. Only cells that cannot be written down as a unit field at all (an
+empty colour, a size that is not a whole number, a damage of '??') keep their figure out of the
+project; those figures are returned in `ImportResult.skipped` with the CSV line, column and raw
+value of every bad cell.
+
+`read_csv` is pure (it reads one file and returns data); `write_project` is the only writer.
+Nothing here prints. Failures that stop the whole import raise `DuelkitError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import tempfile
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from toolkit.fields import SLUG_PATTERN
+from toolkit.figure.theme import theme_ids
+from toolkit.problems import DuelkitError
+
+# Columns that make up one figure: consecutive rows agreeing on all of them are one unit.
+FIGURE_COLUMNS = ("Name", "Movement", "Rarity", "Type", "Special Ability")
+SEGMENT_COLUMNS = ("Attack Wheel Size", "Attack Name", "Attack Type", "Attack Value", "Attack Ability")
+REQUIRED_COLUMNS = FIGURE_COLUMNS + SEGMENT_COLUMNS
+# Labelled "value" and "ability", but either may hold damage, stars or effect text: classified by content.
+VALUE_COLUMNS = ("Attack Value", "Attack Ability")
+
+PROJECT_FILE = "duelkit.yaml"
+UNIT_DIR = "unit_data"
+# First lines of the files we write. They let a later import recognise (and replace) its own output
+# without touching a hand-made project or units a designer added by hand.
+PROJECT_MARKER = "# Written by duelkit import"
+UNIT_MARKER = "# Imported by duelkit"
+
+MAX_ID_BASE = 60  # Slug ids are at most 64 characters; leave room for a '-2' style suffix.
+_SLUG_RE = re.compile(SLUG_PATTERN)
+_NO_ABILITY = {"", "none"}
+_STARS_RE = re.compile(r"^[☆★](?:\s*[☆★])*$")
+_INT_RE = re.compile(r"^\d+$")
+_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^\d+\s*[x×+]$", re.IGNORECASE)
+_ENTITY_RE = re.compile(r"&#?[A-Za-z0-9]+;?")
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+# Symbols NFKD cannot turn into ASCII but that tell two figures apart (Nidoran♂ / Nidoran♀).
+_SLUG_SYMBOLS = str.maketrans({"♂": " m ", "♀": " f "})
+
+
+@dataclass(frozen=True)
+class RowIssue:
+    """One CSV cell that could not be turned into a unit field. `line` is 1-based; the header is line 1."""
+
+    line: int
+    column: str
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SkippedFigure:
+    """A figure left out of the project, with every cell that kept it out."""
+
+    name: str
+    rows: list[RowIssue]
+    id: str = ""
+    lines: tuple[int, int] = (0, 0)  # first and last CSV line of the figure's rows
+
+
+@dataclass
+class ImportResult:
+    """What `read_csv` found. `units` are plain dicts in the unit YAML key order, ready to dump."""
+
+    units: list[dict[str, Any]]
+    skipped: list[SkippedFigure]
+    notes: list[str]
+    rows_read: int
+    source: str = ""  # file name of the CSV, quoted in the files written
+    lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # unit id -> its CSV lines
+
+    @property
+    def figures(self) -> int:
+        return len(self.units) + len(self.skipped)
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: int
+    cells: dict[str, str]
+
+    def key(self) -> tuple[str, ...]:
+        return tuple(self.cells[column] for column in FIGURE_COLUMNS)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_csv(path: Path | str) -> ImportResult:
+    """Read a segment-per-row CSV and turn each figure into a unit dict (or a skipped figure)."""
+    path = Path(path)
+    records = _records(_read_text(path), path)
+    _, header = next(records, (0, None))
+    if header is None:
+        raise DuelkitError(f"'{path}' is empty: expected a header line naming {', '.join(REQUIRED_COLUMNS)}")
+    index = _header_index(header, path)
+    rows = [_Row(line, _cells(fields, index)) for line, fields in records]
+    result = ImportResult([], [], [], rows_read=len(rows), source=path.name)
+    taken: set[str] = set()
+    renamed: list[str] = []
+    for group in _figures(rows):
+        base = _base_id(group[0])
+        unit_id = _unique_id(base, taken)
+        if unit_id != base:
+            renamed.append(unit_id)
+        lines = (group[0].line, group[-1].line)
+        unit, issues = _figure(group, unit_id)
+        if issues:
+            result.skipped.append(SkippedFigure(group[0].cells["Name"], issues, unit_id, lines))
+        else:
+            result.units.append(unit)
+            result.lines[unit_id] = lines
+    result.notes = _notes(rows, header, index, renamed, result)
+    return result
+
+
+def _read_text(path: Path) -> str:
+    """The whole file as text; a wrong encoding stops the import with the line it happened on."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DuelkitError(f"cannot read '{path}': {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DuelkitError(
+            f"'{path}' is not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line}; "
+            "save the file as UTF-8 (CSV UTF-8 in spreadsheet programs) and import again") from None
+
+
+def _records(text: str, path: Path) -> Iterator[tuple[int, list[str]]]:
+    """(first line, fields) for each non-blank CSV record; quoted cells may span several lines."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    end = 0
+    try:
+        for fields in reader:
+            start, end = end + 1, reader.line_num
+            if any(cell.strip() for cell in fields):
+                yield start, fields
+    except csv.Error as exc:
+        raise DuelkitError(f"'{path}' is not valid CSV near line {reader.line_num}: {exc}") from None
+
+
+def _header_index(header: list[str], path: Path) -> dict[str, int]:
+    """Column name -> position. Names match ignoring case and extra spaces; the first copy wins."""
+    found: dict[str, int] = {}
+    for position, name in enumerate(header):
+        found.setdefault(_normal(name), position)
+    missing = [column for column in REQUIRED_COLUMNS if _normal(column) not in found]
+    if missing:
+        raise DuelkitError(
+            f"'{path}' is missing the column(s) {', '.join(repr(m) for m in missing)} in its header "
+            f"(line 1); expected: {', '.join(REQUIRED_COLUMNS)}")
+    return {column: found[_normal(column)] for column in REQUIRED_COLUMNS}
+
+
+def _normal(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _cells(fields: list[str], index: dict[str, int]) -> dict[str, str]:
+    """Required cells, trimmed; a short row reads as empty cells (reported where they matter)."""
+    return {column: fields[pos].strip() if pos < len(fields) else "" for column, pos in index.items()}
+
+
+def _figures(rows: list[_Row]) -> Iterator[list[_Row]]:
+    """Runs of consecutive rows that agree on every figure column."""
+    group: list[_Row] = []
+    for row in rows:
+        if group and row.key() != group[0].key():
+            yield group
+            group = []
+        group.append(row)
+    if group:
+        yield group
+
+
+# ---------------------------------------------------------------------------------------------
+# Ids
+
+
+def slugify(text: str) -> str:
+    """ASCII slug: accents stripped (NFKD), anything not a letter or digit becomes one '-'."""
+    ascii_text = unicodedata.normalize("NFKD", text.translate(_SLUG_SYMBOLS))
+    ascii_text = ascii_text.encode("ascii", "ignore").decode("ascii").lower()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+
+
+def _base_id(row: _Row) -> str:
+    name = slugify(row.cells["Name"])[:MAX_ID_BASE].strip("-") or "unit"
+    rarity = slugify(row.cells["Rarity"])
+    return f"{name}-{rarity}" if rarity else name
+
+
+def _unique_id(base: str, taken: set[str]) -> str:
+    """`base`, or `base-2`, `base-3`... Ids are given in CSV order to every figure, skipped or not,
+    so fixing one bad row and importing again does not rename any other unit."""
+    candidate, number = base, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{base}-{number}"
+    taken.add(candidate)
+    return candidate
+
+
+# ---------------------------------------------------------------------------------------------
+# Converting one figure
+
+
+def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIssue]]:
+    """The unit dict for a figure, and the cells that could not be converted (empty when fine)."""
+    first = rows[0]
+    issues = _figure_issues(first)
+    unit: dict[str, Any] = {
+        "id": unit_id,
+        "name": first.cells["Name"],
+        "class": first.cells["Rarity"],
+        "mp": int(first.cells["Movement"]) if _INT_RE.match(first.cells["Movement"]) else None,
+    }
+    types = [slug for part in first.cells["Type"].split("/") if (slug := slugify(part))]
+    if types:
+        unit["types"] = types
+    subroutine = _subroutine(first.cells["Special Ability"])
+    if subroutine:
+        unit["subroutine"] = subroutine
+    disk = []
+    for row in rows:
+        segment, row_issues = _segment(row)
+        disk.append(segment)
+        issues.extend(row_issues)
+    unit["disk"] = disk
+    return unit, issues
+
+
+def _figure_issues(row: _Row) -> list[RowIssue]:
+    issues = []
+    if not row.cells["Name"]:
+        issues.append(RowIssue(row.line, "Name", "", "empty: every unit needs a name"))
+    movement = row.cells["Movement"]
+    if not _INT_RE.match(movement):
+        issues.append(RowIssue(row.line, "Movement", movement, "MP must be a whole number"))
+    return issues
+
+
+def _subroutine(text: str) -> dict[str, str] | None:
+    """'Name - text' split at the first ' - '. Without a ' - ' the cell is both name and text, so
+    nothing is lost and an over-long name is reported by validation; 'None' or empty means none."""
+    if text.casefold() in _NO_ABILITY:
+        return None
+    name, sep, rest = text.partition(" - ")
+    if sep and name.strip() and rest.strip():
+        return {"name": name.strip(), "text": rest.strip()}
+    return {"name": text, "text": text}
+
+
+def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
+    """One Data Disk segment: move, colour and size as written, plus whatever the value cells hold."""
+    cells = row.cells
+    issues = []
+    segment: dict[str, Any] = {"move": cells["Attack Name"], "color": _color(cells["Attack Type"])}
+    if not cells["Attack Type"]:
+        issues.append(RowIssue(row.line, "Attack Type", "", "empty: every segment needs a colour"))
+    size = cells["Attack Wheel Size"]
+    if _INT_RE.match(size):
+        segment["size"] = int(size)
+    else:
+        reason = "empty: every segment needs a size" if not size else "size must be a whole number"
+        issues.append(RowIssue(row.line, "Attack Wheel Size", size, reason))
+    found: dict[str, tuple[str, int | str]] = {}
+    for column in VALUE_COLUMNS:
+        kind, value = classify_value(cells[column])
+        if kind == "bad":
+            issues.append(RowIssue(row.line, column, cells[column], str(value)))
+        elif kind in found:
+            issues.append(RowIssue(row.line, column, cells[column],
+                                   f"a second {kind} in one segment (the other is in '{found[kind][0]}')"))
+        elif kind != "empty":
+            found[kind] = (column, value)
+    for kind in ("damage", "stars", "effect"):
+        if kind in found:
+            segment[kind] = found[kind][1]
+    return segment, issues
+
+
+def _color(text: str) -> str:
+    """Lowercase, spaces and underscores as '-': 'Z-Move' stays 'z-move' for validation to report."""
+    return re.sub(r"[\s_]+", "-", text.strip().lower())
+
+
+def classify_value(text: str) -> tuple[str, int | str]:
+    """What a damage/stars/effect cell holds, judged by its content since the columns are mislabelled.
+
+    Returns ('empty', ''), ('damage', int), ('stars', count), ('effect', text) or ('bad', reason).
+    Effect text must read as words; '??', '30x' or a broken entity like '☆&star' is never guessed at.
+    """
+    if not text:
+        return "empty", ""
+    if _INT_RE.match(text):
+        return "damage", int(text)
+    if _STARS_RE.match(text):
+        return "stars", sum(1 for char in text if char in "☆★")
+    if _ENTITY_RE.search(text):
+        return "bad", "holds a broken HTML entity (such as '&star;' for ☆); write the stars as ☆"
+    if _DAMAGE_WITH_MODIFIER_RE.match(text):
+        return "bad", "damage with a modifier; damage must be a whole number (put the rule in the effect text)"
+    if len(_WORD_RE.findall(text)) >= 2:
+        return "effect", text
+    return "bad", "neither a whole number (damage), only stars (☆), nor effect text"
+
+
+def _notes(rows: list[_Row], header: list[str], index: dict[str, int], renamed: list[str],
+           result: ImportResult) -> list[str]:
+    """Facts about the file as a whole that a designer should know before trusting the result."""
+    notes = []
+    swapped = sum(1 for row in rows if classify_value(row.cells["Attack Ability"])[0] in ("damage", "stars"))
+    if swapped:
+        notes.append(
+            f"'Attack Ability' held a damage number or stars on {swapped} of {len(rows)} rows (the "
+            "'Attack Value' and 'Attack Ability' columns are mislabelled); every cell of both columns "
+            "was classified by its content instead of its column name")
+    used = set(index.values())
+    ignored = [name for position, name in enumerate(header) if position not in used and name.strip()]
+    if ignored:
+        notes.append(f"column(s) not imported: {', '.join(repr(name) for name in ignored)}")
+    if renamed:
+        notes.append(f"{len(renamed)} figure(s) repeat an earlier name and class and got a numbered id: "
+                     + ", ".join(renamed))
+    if result.skipped:
+        notes.append(f"{len(result.skipped)} of {result.figures} figures were not imported because of "
+                     "cells that cannot be converted; see the skipped list")
+    return notes
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+
+
+def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> list[Path]:
+    """Write `duelkit.yaml` and one `unit_data/<id>.yaml` per unit; return the paths written.
+
+    `out_dir` must be missing, empty, or an earlier import (its `duelkit.yaml` starts with the import
+    marker). Re-importing replaces the imported unit files and deletes imported ones no longer in the
+    result; files without the marker (units added by hand, squads) are left alone. Every check runs
+    before the first write, and each file is replaced atomically, so a refusal writes nothing.
+    """
+    out_dir = Path(out_dir)
+    if theme not in theme_ids():
+        raise DuelkitError(f"unknown theme '{theme}'; themes: {', '.join(theme_ids())}")
+    _check_units(result.units)
+    _check_out_dir(out_dir)
+    unit_dir = out_dir / UNIT_DIR
+    stale = _previous_imports(unit_dir) - {unit["id"] for unit in result.units}
+    try:
+        unit_dir.mkdir(parents=True, exist_ok=True)
+        # The project file goes first: an interrupted import is still recognised as one and can be redone.
+        written = [_write_atomic(out_dir / PROJECT_FILE, _project_text(result, theme))]
+        for unit in result.units:
+            written.append(_write_atomic(unit_dir / f"{unit['id']}.yaml", _unit_text(unit, result)))
+        for unit_id in sorted(stale):
+            (unit_dir / f"{unit_id}.yaml").unlink()
+    except OSError as exc:
+        raise DuelkitError(f"cannot write into '{out_dir}': {exc.strerror or exc} ({exc.filename}); "
+                           "the folder is marked as an import, so importing again into it is safe") from None
+    return written
+
+
+def _check_units(units: list[dict[str, Any]]) -> None:
+    """Ids become file names: each must be a slug (so it cannot leave the folder) and unique."""
+    seen: set[str] = set()
+    for unit in units:
+        unit_id = unit.get("id")
+        if not isinstance(unit_id, str) or not _SLUG_RE.match(unit_id) or len(unit_id) > 64:
+            raise DuelkitError(f"unit id {unit_id!r} is not a slug (a-z, 0-9 and '-'); nothing was written")
+        if unit_id in seen:
+            raise DuelkitError(f"unit id '{unit_id}' appears twice; nothing was written")
+        seen.add(unit_id)
+
+
+def _check_out_dir(out_dir: Path) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
+        raise DuelkitError(f"'{out_dir}' exists and is not a folder")
+    unit_dir = out_dir / UNIT_DIR
+    if unit_dir.is_symlink() or (unit_dir.exists() and not unit_dir.is_dir()):
+        raise DuelkitError(f"'{unit_dir}' is not a plain folder; import into a new folder")
+    if not out_dir.exists() or not any(out_dir.iterdir()):
+        return
+    if _starts_with(out_dir / PROJECT_FILE, PROJECT_MARKER):
+        return
+    raise DuelkitError(
+        f"'{out_dir}' is not empty and is not an earlier `duelkit import`; import into a new or empty "
+        "folder (an earlier import is replaced; a hand-made project is never overwritten)")
+
+
+def _starts_with(path: Path, marker: str) -> bool:
+    if path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return handle.readline().startswith(marker)
+    except OSError:
+        return False
+
+
+def _previous_imports(unit_dir: Path) -> set[str]:
+    """Ids of unit files an earlier import wrote (top level of unit_data/ only; squads are not ours)."""
+    if not unit_dir.is_dir():
+        return set()
+    return {path.stem for path in unit_dir.glob("*.yaml")
+            if _SLUG_RE.match(path.stem) and _starts_with(path, UNIT_MARKER)}
+
+
+def _write_atomic(path: Path, text: str) -> Path:
+    """Write beside the target, then rename over it: readers see the old file or the new, never half."""
+    handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed before the rename below
+        "w", encoding="utf-8", newline="\n", dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp",
+        delete=False)
+    try:
+        with handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # Temporary files are private (0600); give the result the mode a plain write would have had.
+        os.chmod(handle.name, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _project_text(result: ImportResult, theme: str) -> str:
+    source = _one_line(result.source) or "a CSV file"
+    name = f"Imported from {source}"[:120]
+    header = f"{PROJECT_MARKER} from {source}. Importing again into this folder replaces the imported units.\n"
+    return header + yaml.safe_dump({"theme": theme, "name": name}, sort_keys=False, allow_unicode=True)
+
+
+def _unit_text(unit: dict[str, Any], result: ImportResult) -> str:
+    first, last = result.lines.get(unit["id"], (0, 0))
+    where = f", lines {first}-{last}" if first else ""
+    header = f"{UNIT_MARKER} from {_one_line(result.source) or 'a CSV file'}{where}.\n"
+    return header + dump_unit(unit)
+
+
+class _Flow(dict):
+    """A mapping dumped on one line, like the hand-written unit files (`- {move: ..., color: ...}`)."""
+
+
+class _FlowList(list):
+    """A short list dumped on one line (`types: [steel, dragon]`)."""
+
+
+class _UnitDumper(yaml.SafeDumper):
+    pass
+
+
+_UnitDumper.add_representer(
+    _Flow, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", list(data.items()), True))
+_UnitDumper.add_representer(
+    _FlowList, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, True))
+
+
+def dump_unit(unit: dict[str, Any]) -> str:
+    """YAML for one unit: block keys, one flow-style line per segment, no line wrapping."""
+    shaped = dict(unit)
+    if "types" in shaped:
+        shaped["types"] = _FlowList(shaped["types"])
+    shaped["disk"] = [_Flow(segment) for segment in shaped.get("disk", [])]
+    return yaml.dump(shaped, Dumper=_UnitDumper, sort_keys=False, allow_unicode=True, width=1_000_000)

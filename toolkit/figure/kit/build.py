@@ -1,0 +1,54 @@
+"""The whole printable kit of one theme, in print order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from toolkit.figure.database import Database
+from toolkit.figure.kit.board_sheet import build_board
+from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.d10_sheet import build_d10
+from toolkit.figure.kit.manual_pages import build_manual_pages, build_quick_reference
+from toolkit.figure.kit.module_cards import build_modules
+from toolkit.figure.kit.print_test import build_print_test
+from toolkit.figure.kit.schematics import build_schematics
+from toolkit.figure.kit.spinners import build_spinners
+from toolkit.figure.kit.tokens import build_tokens
+from toolkit.kit.batch import batch_allocation
+from toolkit.kit.component import Component
+from toolkit.problems import Problem
+
+Generator = Callable[[KitContext], Component]
+
+# Print order of kit.pdf: check the printer first, then the board and pieces, cards, play aids.
+GENERATORS: tuple[tuple[str, Generator], ...] = (
+    ("print-test", build_print_test),
+    ("board", build_board),
+    ("tokens", build_tokens),
+    ("schematics", build_schematics),
+    ("modules", build_modules),
+    ("d10", build_d10),
+    ("spinners", build_spinners),
+    ("manual", build_manual_pages),
+    ("quick-reference", build_quick_reference),
+)
+
+
+def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
+    """Text that would not fit on the cards, found by laying them out without rendering: lets
+    `duelkit validate` report it before anyone builds."""
+    context = KitContext(database, paper)
+    warnings: list[Problem] = []
+    for generate in (build_schematics, build_modules):
+        warnings += generate(context).warnings
+    return warnings
+
+
+def build_components(database: Database, paper: str) -> Iterator[Component]:
+    """Each component in print order; a generator so a caller can show progress."""
+    context = KitContext(database, paper)
+    for _, generate in GENERATORS:
+        yield generate(context)
+
+
+__all__ = ["GENERATORS", "batch_allocation", "build_components", "layout_warnings"]

@@ -1,0 +1,14 @@
+"""The Data Disk's segment colours on paper: each with its ink and its letter (W/G/P/B/R) for greyscale."""
+
+from __future__ import annotations
+
+from toolkit.figure.model import Color
+from toolkit.kit.palette import Swatch
+
+SEGMENT: dict[Color, Swatch] = {
+    Color.WHITE: Swatch("#f2f2f2", "#111111", "W"),
+    Color.GOLD: Swatch("#e5b82a", "#111111", "G"),
+    Color.PURPLE: Swatch("#7d3c98", "#ffffff", "P"),
+    Color.BLUE: Swatch("#2471c8", "#ffffff", "B"),
+    Color.RED: Swatch("#c0392b", "#ffffff", "R"),
+}

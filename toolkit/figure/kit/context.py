@@ -1,0 +1,45 @@
+"""What every figure-duel kit generator is given: the validated database and the paper size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from toolkit.figure.database import Database
+from toolkit.figure.model import Squad, Unit
+from toolkit.figure.theme import Theme
+from toolkit.kit.fits import TextFits
+
+
+@dataclass(frozen=True)
+class KitContext:
+    db: Database
+    paper: str  # "a4" or "letter"
+    # Text cut short while laying out (R001); each generator drains it into its component's warnings.
+    fits: TextFits = field(default_factory=TextFits, compare=False)
+
+    def __post_init__(self) -> None:
+        self.fits.locate = self.locate
+
+    @property
+    def theme(self) -> Theme:
+        return self.db.theme
+
+    def units(self) -> list[Unit]:
+        """Every unit, sorted by id: reproducible order."""
+        return [entry.value for _, entry in sorted(self.db.units.items())]
+
+    def squads_by_side(self) -> dict[str, Squad | None]:
+        """Side A plays the first squad (by id), side B the second (or the first again if only one)."""
+        squads = [entry.value for _, entry in sorted(self.db.squads.items())]
+        if not squads:
+            return {"A": None, "B": None}
+        return {"A": squads[0], "B": squads[1] if len(squads) > 1 else squads[0]}
+
+    def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
+        """The file, line and column of a unit's or module's field (for text-fit warnings)."""
+        entry = self.db.units.get(owner) or self.db.modules.get(owner)
+        if entry is None:
+            return None
+        loc = tuple(int(part) if part.isdigit() else part for part in field_name.split(".") if part)
+        pos = entry.pos(*loc)
+        return (entry.source.display, pos.line, pos.column) if pos else (entry.source.display, 0, 0)

@@ -1,0 +1,146 @@
+"""Typed, frozen definitions of units, modules and squads (the data format of the YAML files).
+
+These pydantic models are both the schema (strict: `mp: yes` is an error, unknown keys are errors)
+and the values the rules model computes with. Rules that need more than one field at a time (Data
+Disk arithmetic, cross-file references) live in `toolkit.figure.rules` and `toolkit.figure.database`, not here.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from toolkit.fields import ShortText, Slug, Text
+
+
+class Color(str, Enum):
+    """Segment colours, listed in the order of Table 2.1's rows."""
+
+    RED = "red"
+    WHITE = "white"
+    PURPLE = "purple"
+    GOLD = "gold"
+    BLUE = "blue"
+
+    @property
+    def letter(self) -> str:
+        return self.value[0].upper()
+
+
+class UnitClass(str, Enum):
+    C = "C"
+    UC = "UC"
+    R = "R"
+    EX = "EX"
+    UX = "UX"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Segment(_Frozen):
+    """One wedge of a Data Disk. Which optional fields a colour allows is checked in rules.disk."""
+
+    move: ShortText
+    color: Color
+    size: Annotated[StrictInt, Field(ge=1, le=96)]
+    damage: Annotated[StrictInt, Field(ge=0, le=999)] | None = None
+    stars: Annotated[StrictInt, Field(ge=1, le=4)] | None = None
+    effect: Text | None = None
+    inflicts: Slug | None = None
+
+
+class Subroutine(_Frozen):
+    name: ShortText
+    text: Text
+
+
+class Unit(_Frozen):
+    id: Slug
+    name: ShortText
+    unit_class: UnitClass = Field(alias="class")
+    mp: Annotated[StrictInt, Field(ge=1, le=3)]
+    types: tuple[Slug, ...] = ()
+    subroutine: Subroutine | None = None
+    upgrades_to: Slug | None = None
+    disk: Annotated[tuple[Segment, ...], Field(min_length=1, max_length=24)]
+
+
+class RespinEffect(_Frozen):
+    """Re-spin your own unit's Data Disk once after a battle spin; the second result is final."""
+
+    kind: Literal["respin"]
+
+
+class DamageBonusEffect(_Frozen):
+    """One friendly field unit's White and Gold attacks gain `amount` damage this turn."""
+
+    kind: Literal["damage_bonus"]
+    amount: Annotated[StrictInt, Field(ge=1, le=200)]
+
+
+class StarBonusEffect(_Frozen):
+    """One friendly field unit's Purple moves gain `amount` stars this turn."""
+
+    kind: Literal["star_bonus"]
+    amount: Annotated[StrictInt, Field(ge=1, le=3)]
+
+
+class SwapUnitsEffect(_Frozen):
+    """Two friendly field units swap places; this is not the turn's move."""
+
+    kind: Literal["swap_units"]
+
+
+class MoveThroughEffect(_Frozen):
+    """One friendly field unit may pass through occupied nodes this turn."""
+
+    kind: Literal["move_through"]
+
+
+class ClearStatusEffect(_Frozen):
+    """Remove the status effect from one friendly unit on the field."""
+
+    kind: Literal["clear_status"]
+
+
+class ClearWaitEffect(_Frozen):
+    """Remove Wait from one friendly unit in the Hangar."""
+
+    kind: Literal["clear_wait"]
+
+
+class ExtraMpEffect(_Frozen):
+    """The unit moved this turn has `amount` more MP."""
+
+    kind: Literal["extra_mp"]
+    amount: Annotated[StrictInt, Field(ge=1, le=2)]
+
+
+ModuleEffect = Annotated[
+    RespinEffect | DamageBonusEffect | StarBonusEffect | SwapUnitsEffect | MoveThroughEffect
+    | ClearStatusEffect | ClearWaitEffect | ExtraMpEffect,
+    Field(discriminator="kind"),
+]
+
+MODULE_EFFECT_KINDS = (
+    "respin", "damage_bonus", "star_bonus", "swap_units", "move_through", "clear_status", "clear_wait",
+    "extra_mp",
+)
+
+
+class Module(_Frozen):
+    id: Slug
+    name: ShortText
+    text: Text
+    effect: ModuleEffect
+
+
+class Squad(_Frozen):
+    id: Slug
+    name: ShortText | None = None
+    units: tuple[Slug, ...]
+    modules: tuple[Slug, ...] = ()

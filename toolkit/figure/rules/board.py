@@ -1,0 +1,240 @@
+"""The board as a networkx graph, and every structural check of DESIGN section 2.
+
+Coordinates are millimetres on the drawn board, y growing downwards; player A sits at the bottom.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from toolkit.fields import Slug
+
+Side = Literal["A", "B"]
+SIDES: tuple[Side, Side] = ("A", "B")
+_TOLERANCE = 0.01
+
+
+class BoardNode(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    x: float
+    y: float
+    role: Literal["point", "goal", "entry"] = "point"
+    side: Side | None = None
+
+
+class Board(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: Slug
+    name: StrictStr
+    token_diameter_mm: Annotated[float, Field(gt=0, le=100)]
+    min_gap_mm: Annotated[float, Field(ge=0, le=50)] = 2.0
+    nodes: dict[Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9_-]+$")], BoardNode]
+    routes: tuple[tuple[StrictStr, StrictStr], ...]
+
+    def graph(self) -> nx.Graph:
+        graph = nx.Graph()
+        for name in sorted(self.nodes):
+            node = self.nodes[name]
+            graph.add_node(name, x=node.x, y=node.y, role=node.role, side=node.side)
+        graph.add_edges_from(route for route in self.routes if all(end in self.nodes for end in route))
+        return graph
+
+    def nodes_with(self, role: str, side: Side) -> list[str]:
+        return sorted(name for name, node in self.nodes.items() if node.role == role and node.side == side)
+
+    def goal(self, side: Side) -> str:
+        (goal,) = self.nodes_with("goal", side)
+        return goal
+
+    def entries(self, side: Side) -> list[str]:
+        return self.nodes_with("entry", side)
+
+
+def enemy(side: Side) -> Side:
+    return "B" if side == "A" else "A"
+
+
+@dataclass(frozen=True)
+class BoardFailure:
+    node: str | None  # the node (or first node) the failure is about; None for the whole board
+    message: str
+    hint: str = ""
+
+
+def check_board(board: Board) -> list[BoardFailure]:
+    """Every failure at once, each naming the node it concerns. An empty list means the board is sound."""
+    failures = _check_routes(board)
+    if failures:
+        return failures  # the remaining checks need a well-formed graph
+    graph = board.graph()
+    failures += _check_connected(graph)
+    failures += _check_planar(board, graph)
+    failures += _check_sides(board)
+    if not failures:
+        failures += _check_rotation(board, graph)
+        failures += _check_reachability(board, graph)
+    failures += _check_spacing(board)
+    return failures
+
+
+def _check_routes(board: Board) -> list[BoardFailure]:
+    failures = []
+    seen: set[frozenset[str]] = set()
+    for a, b in board.routes:
+        for end in (a, b):
+            if end not in board.nodes:
+                failures.append(BoardFailure(end, f"route {a}-{b} names unknown node '{end}'",
+                                             "every route end must be listed under nodes"))
+        if a == b:
+            failures.append(BoardFailure(a, f"route {a}-{b} joins a node to itself"))
+        key = frozenset((a, b))
+        if key in seen:
+            failures.append(BoardFailure(a, f"route {a}-{b} is listed twice"))
+        seen.add(key)
+    return failures
+
+
+def _check_connected(graph: nx.Graph) -> list[BoardFailure]:
+    components = sorted((sorted(c) for c in nx.connected_components(graph)), key=lambda c: (-len(c), c))
+    return [
+        BoardFailure(component[0], f"nodes {', '.join(component)} are not connected to the rest of the board")
+        for component in components[1:]
+    ]
+
+
+def _segments_cross(p1, p2, p3, p4) -> bool:
+    """True if segment p1-p2 and p3-p4 properly intersect (shared end points do not count)."""
+
+    def orient(a, b, c) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    d1, d2 = orient(p3, p4, p1), orient(p3, p4, p2)
+    d3, d4 = orient(p1, p2, p3), orient(p1, p2, p4)
+    return d1 * d2 < -_TOLERANCE and d3 * d4 < -_TOLERANCE
+
+
+def _point_on_segment(p, a, b) -> bool:
+    length = math.dist(a, b)
+    return length > 0 and abs(math.dist(a, p) + math.dist(p, b) - length) < _TOLERANCE
+
+
+def _check_planar(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+    failures = []
+    if not nx.check_planarity(graph)[0]:
+        failures.append(BoardFailure(None, "the routes cannot be drawn without crossings (graph is not planar)"))
+    points = {name: (node.x, node.y) for name, node in board.nodes.items()}
+    routes = sorted(tuple(sorted(route)) for route in board.routes)
+    for (a, b), (c, d) in itertools.combinations(routes, 2):
+        if {a, b} & {c, d}:
+            continue
+        if _segments_cross(points[a], points[b], points[c], points[d]):
+            failures.append(BoardFailure(a, f"route {a}-{b} crosses route {c}-{d}",
+                                         "move a node so the drawn lines do not cross"))
+    for (a, b), name in itertools.product(routes, sorted(points)):
+        if name not in (a, b) and _point_on_segment(points[name], points[a], points[b]):
+            failures.append(BoardFailure(name, f"route {a}-{b} is drawn straight through node {name}"))
+    return failures
+
+
+def _check_sides(board: Board) -> list[BoardFailure]:
+    failures = []
+    for name, node in sorted(board.nodes.items()):
+        if node.role != "point" and node.side is None:
+            failures.append(BoardFailure(name, f"{node.role} {name} has no side", "add `side: A` or `side: B`"))
+    for side in SIDES:
+        goals, entries = board.nodes_with("goal", side), board.nodes_with("entry", side)
+        if len(goals) != 1:
+            failures.append(BoardFailure(goals[0] if goals else None,
+                                         f"side {side} has {len(goals)} goals ({', '.join(goals) or 'none'}); "
+                                         "it needs exactly 1"))
+        if len(entries) != 2:
+            failures.append(BoardFailure(entries[0] if entries else None,
+                                         f"side {side} has {len(entries)} entries "
+                                         f"({', '.join(entries) or 'none'}); it needs exactly 2"))
+        if len(goals) == 1 and len(entries) == 2:
+            failures += _check_back_row(board, side, goals[0], entries)
+    return failures
+
+
+def _check_back_row(board: Board, side: Side, goal: str, entries: list[str]) -> list[BoardFailure]:
+    """Player A's back row is the bottom row (largest y); player B's is the top row."""
+    ys = [node.y for node in board.nodes.values()]
+    back_y = max(ys) if side == "A" else min(ys)
+    row = [node.x for node in board.nodes.values() if abs(node.y - back_y) < _TOLERANCE]
+    left, right = min(row), max(row)
+    failures = []
+    goal_node = board.nodes[goal]
+    if abs(goal_node.y - back_y) > _TOLERANCE or abs(goal_node.x - (left + right) / 2) > _TOLERANCE:
+        failures.append(BoardFailure(goal, f"goal {goal} of side {side} is not at the centre of its back row",
+                                     f"place it at x={(left + right) / 2:g}, y={back_y:g}"))
+    corners = {(left, back_y), (right, back_y)}
+    for entry in entries:
+        node = board.nodes[entry]
+        if not any(abs(node.x - x) < _TOLERANCE and abs(node.y - y) < _TOLERANCE for x, y in corners):
+            failures.append(BoardFailure(entry, f"entry {entry} of side {side} is not at a corner of its back row"))
+    return failures
+
+
+def rotation_map(board: Board) -> dict[str, str | None]:
+    """Each node's partner under the 180-degree rotation about the board's centre (None if no node there)."""
+    xs = [node.x for node in board.nodes.values()]
+    ys = [node.y for node in board.nodes.values()]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    result: dict[str, str | None] = {}
+    for name, node in sorted(board.nodes.items()):
+        target = (2 * cx - node.x, 2 * cy - node.y)
+        result[name] = next(
+            (other for other, o in sorted(board.nodes.items()) if math.dist((o.x, o.y), target) < _TOLERANCE), None
+        )
+    return result
+
+
+def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+    failures = []
+    mapping = rotation_map(board)
+    for name, partner in mapping.items():
+        if partner is None:
+            failures.append(BoardFailure(name, f"node {name} has no partner under the 180-degree rotation",
+                                         "the board must look the same to both players"))
+            continue
+        node, other = board.nodes[name], board.nodes[partner]
+        swapped = enemy(node.side) if node.side else None
+        if other.role != node.role or (node.role != "point" and other.side != swapped):
+            failures.append(BoardFailure(name, f"node {name} ({node.role} {node.side or ''}) rotates onto "
+                                         f"{partner} ({other.role} {other.side or ''})".replace(" )", ")")))
+    if failures:
+        return failures
+    for a, b in sorted(tuple(sorted(edge)) for edge in graph.edges):
+        ra, rb = mapping[a], mapping[b]
+        if not graph.has_edge(ra, rb):
+            failures.append(BoardFailure(a, f"route {a}-{b} has no rotated twin {ra}-{rb}",
+                                         "the rotation that swaps the sides must map routes onto routes"))
+    return failures
+
+
+def _check_reachability(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+    failures = []
+    for side in SIDES:
+        target = board.goal(enemy(side))
+        for entry in board.entries(side):
+            if not nx.has_path(graph, entry, target):
+                failures.append(BoardFailure(entry, f"entry {entry} of side {side} cannot reach goal {target}"))
+    return failures
+
+
+def _check_spacing(board: Board) -> list[BoardFailure]:
+    needed = board.token_diameter_mm + board.min_gap_mm
+    failures = []
+    for (a, na), (b, nb) in itertools.combinations(sorted(board.nodes.items()), 2):
+        distance = math.dist((na.x, na.y), (nb.x, nb.y))
+        if distance < needed - _TOLERANCE:
+            failures.append(BoardFailure(a, f"nodes {a} and {b} are {distance:.1f} mm apart; tokens of "
+                                         f"{board.token_diameter_mm:g} mm need at least {needed:g} mm",
+                                         "spread the nodes or use smaller tokens"))
+    return failures

@@ -1,0 +1,87 @@
+"""Themes: the words a printed kit uses, and which status-effect variant the rules apply."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
+
+from toolkit.figure.model import Color, UnitClass
+from toolkit.figure.rules.status import VARIANTS, StatusRule, status_rule
+from toolkit.paths import THEMES_DIR
+from toolkit.problems import DuelkitError
+from toolkit.schema import validate_model
+from toolkit.yamlsource import load_yaml_file
+
+
+class Terms(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    game: StrictStr
+    unit: StrictStr
+    units: StrictStr
+    data_disk: StrictStr
+    hangar: StrictStr
+    repair_bay: StrictStr
+    wait: StrictStr
+    module: StrictStr
+    modules: StrictStr
+    subroutine: StrictStr
+    player: StrictStr
+    players: StrictStr
+    deactivated: StrictStr
+    surround: StrictStr
+    goal: StrictStr
+    entry: StrictStr
+    status: StrictStr
+    statuses: StrictStr
+    mp: StrictStr
+    mp_long: StrictStr
+    unit_class: StrictStr
+    schematic: StrictStr
+    upgrade: StrictStr
+    goal_capture: StrictStr
+    time_out: StrictStr
+    lockout: StrictStr
+
+
+class Theme(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: StrictStr
+    name: StrictStr
+    status_variant: StrictStr
+    terms: Terms
+    colors: dict[Color, StrictStr]
+    classes: dict[UnitClass, StrictStr]
+    archetypes: dict[StrictStr, StrictStr]
+    statuses: dict[StrictStr, StrictStr]
+
+    @model_validator(mode="after")
+    def _complete(self) -> Theme:
+        if self.status_variant not in VARIANTS:
+            raise ValueError(f"status_variant must be one of {sorted(VARIANTS)}")
+        missing = set(VARIANTS[self.status_variant]) ^ set(self.statuses)
+        if missing:
+            raise ValueError(f"statuses must name exactly {sorted(VARIANTS[self.status_variant])}")
+        if set(self.colors) != set(Color) or set(self.classes) != set(UnitClass):
+            raise ValueError("colors and classes must name every colour and class")
+        return self
+
+    def status(self, status_id: str) -> StatusRule:
+        return status_rule(self.status_variant, status_id)
+
+
+def theme_ids() -> list[str]:
+    return sorted(path.stem for path in THEMES_DIR.glob("*.yaml"))
+
+
+@cache
+def load_theme(theme_id: str) -> Theme:
+    """Themes ship inside the package; a broken one is a packaging bug, reported as DuelkitError."""
+    if theme_id not in theme_ids():
+        raise DuelkitError(f"unknown theme '{theme_id}'; known themes: {', '.join(theme_ids())}")
+    loaded = load_yaml_file(THEMES_DIR / f"{theme_id}.yaml")
+    theme, problems = validate_model(Theme, loaded.data, loaded.source) if not loaded.problems else (None, [])
+    problems = loaded.problems + problems
+    if theme is None or problems:
+        raise DuelkitError(f"theme '{theme_id}' is broken: {problems[0].message if problems else 'invalid'}")
+    return theme

@@ -1,0 +1,160 @@
+"""What every game offers the command line: one adapter per game (modelled on python-chess's variants).
+
+The command line knows no game by name: it finds the games of a folder through `toolkit.registry`
+and asks each adapter to load, validate, build, write reference sheets or a balance report. A command
+that does not apply to a game raises `NotApplicable`, which the command line reports with exit 2.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from toolkit.problems import Problem, UsageError
+
+if TYPE_CHECKING:
+    from toolkit.kit.component import Component
+
+
+class NotApplicable(UsageError):
+    """A command asked of a game that has no such thing (a balance report of the card duel)."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a game's data lives: a project made by `duelkit new` (one game), or the bundled layout."""
+
+    root: Path
+    project: bool
+
+
+class GameData(ABC):
+    """One game's loaded data: whatever the game needs, and every problem found while loading it."""
+
+    problems: list[Problem]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(problem.is_error for problem in self.problems)
+
+
+@dataclass
+class Output:
+    """Files a command writes for one game (name -> bytes), and what to tell the user about them."""
+
+    files: dict[str, bytes]
+    note: str = ""  # e.g. "manual.pdf (4 pages), quick-reference.pdf and manual.html"
+    lines: list[str] = field(default_factory=list)  # further lines to print under the summary
+
+
+@dataclass(frozen=True)
+class OddsRequest:
+    """`duelkit odds`: who attacks whom, in which state."""
+
+    attacker: str
+    defender: str
+    attacker_status: str | None = None
+    defender_status: str | None = None
+    attacker_stage: int | None = None
+    defender_stage: int | None = None
+    module: str | None = None
+    as_json: bool = False
+
+
+@dataclass
+class Report:
+    """What a command tells the user: lines for standard output, and notes for standard error."""
+
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    failed: bool = False
+
+
+Advance = Callable[[str], None]  # a progress callback: one call per step, with a label
+
+
+class Game(ABC):
+    """One game (or theme) the toolkit knows: its id, and what each command does with its data."""
+
+    id: str
+    title: str  # the printed name, e.g. on kit.pdf's title
+    # The commands that apply to this game; any other is refused with exit 2 (see `why_not`).
+    commands: frozenset[str] = frozenset({"validate", "build", "reference", "new"})
+
+    def supports(self, command: str) -> bool:
+        return command in self.commands
+
+    def why_not(self, command: str) -> str:
+        """Why a command does not apply to this game, in words a designer understands."""
+        return f"`{command}` does not apply to {self.id}"
+
+    @abstractmethod
+    def found_in(self, root: Path) -> bool:
+        """Whether a folder in the bundled layout holds data of this game."""
+
+    @abstractmethod
+    def load(self, where: Where) -> GameData:
+        """Load and check the data; problems are collected in the result, never raised."""
+
+    @abstractmethod
+    def describe(self, data: GameData) -> str:
+        """One line for `duelkit validate`: what was loaded."""
+
+    def layout_warnings(self, data: GameData) -> list[Problem]:
+        """Text that would not fit its box on the printed kit (R001), found without rendering."""
+        del data
+        return []
+
+    def kit_steps(self, data: GameData) -> int:
+        """How many progress steps `build_kit` reports (for a progress bar)."""
+        del data
+        return 0
+
+    @abstractmethod
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+        """Every component of the printable kit, in print order."""
+
+    def kit_title(self, data: GameData) -> str:
+        del data
+        return self.title
+
+    def reference(self, data: GameData, paper: str, templates: Path | None) -> Output:
+        """Rule reference sheets."""
+        del data, paper, templates
+        raise NotApplicable(self.why_not("reference"))
+
+    def balance(self, data: GameData, paper: str) -> Output:
+        """Every unit against every unit: the balance report."""
+        del data, paper
+        raise NotApplicable(self.why_not("balance"))
+
+    def project_folders(self) -> list[tuple[str, str]]:
+        """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""
+        return []
+
+    def edit_hint(self) -> str:
+        """The project folder a designer edits first."""
+        return "."
+
+    def has_units(self, data: GameData, unit_ids: list[str]) -> bool:
+        """Whether every one of these unit ids is a unit of this game's data (for `duelkit odds`)."""
+        del data, unit_ids
+        return False
+
+    def odds(self, data: GameData, request: OddsRequest) -> str:
+        """Exact battle odds, as text or JSON."""
+        del data, request
+        raise NotApplicable(self.why_not("odds"))
+
+    def check_board(self, path: Path | None) -> Report:
+        """`duelkit board check`: the structural checks of a board file."""
+        del path
+        raise NotApplicable(self.why_not("board"))
+
+    def import_table(self, csv_path: Path, out: Path) -> Report:
+        """`duelkit import`: a spreadsheet of this game's pieces turned into a project."""
+        del csv_path, out
+        raise NotApplicable(self.why_not("import"))

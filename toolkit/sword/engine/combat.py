@@ -1,0 +1,323 @@
+"""Combat Resolution of spec 002: totals, initiative, evades, simultaneous damage, steals and gains.
+
+`resolve_combat` works on a `Turn`, the engine's mutable scratch for one turn; the engine docstring
+lists the rulings applied here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from toolkit.sword import constants
+from toolkit.sword.model import Technique
+from toolkit.sword.rules.effects import (
+    View,
+    active,
+    adjust,
+    counted,
+    holds,
+    immune_to_steal,
+    is_momentum_based,
+    of_kind,
+    protected,
+)
+from toolkit.sword.rules.positions import Move, Range
+from toolkit.sword.rules.state import Action, Choice, PlayerState, Resource
+
+
+@dataclass(slots=True)
+class Side:
+    """One player's working values during a turn (never leaves the engine)."""
+
+    index: int
+    choice: Choice
+    technique: Technique
+    attacking: bool = False  # played Attack and the range allows it
+    defending: bool = False  # played Defend and the range allows it
+    attack: int = 0  # Attack Total
+    defense: int = 0  # Defense Total
+    bypass_defense: bool = False
+    evaded: bool = False
+    counter: int = 0  # damage dealt back by a successful evade
+
+
+@dataclass(slots=True)
+class Turn:
+    """The scratch state of the turn being resolved: players change in place, the log grows."""
+
+    players: list[PlayerState]
+    sides: tuple[Side, Side]
+    distance: Range
+    entered_close: bool
+    log: list[str] = field(default_factory=list)
+
+    def view(self, index: int) -> View:
+        """Player `index`'s side of the table as it is now."""
+        foe = self.sides[1 - index]
+        return View(self.players[index], self.players[1 - index], self.distance, self.sides[index].choice.move,
+                    self.entered_close, foe.attack if foe.attacking else 0)
+
+    def name(self, index: int) -> str:
+        return self.players[index].name
+
+    def change(self, index: int, resource: Resource, delta: int) -> int:
+        """Change a player's resource within 0..cap; returns how much it actually changed."""
+        before = getattr(self.players[index], resource)
+        self.players[index] = adjust(self.players[index], self.sides[index].technique, resource, delta)
+        return getattr(self.players[index], resource) - before
+
+
+@dataclass(frozen=True, slots=True)
+class EvadePlan:
+    """The outcome of one evade attempt, decided before anything is paid."""
+
+    ok: bool
+    text: str
+    resource: Resource | None = None
+    cost: int = 0
+    gain: tuple[tuple[Resource, int], ...] = ()
+    counter: int = 0
+
+
+def resolve_combat(turn: Turn) -> None:
+    """Reveal, totals, evades in initiative order, simultaneous damage, then steals and gains."""
+    for side in turn.sides:
+        if side.attacking or side.defending:
+            turn.log.append(f"{turn.name(side.index)} reveals {side.technique.name}.")
+    spends = _totals(turn)
+    for side, resources in zip(turn.sides, spends, strict=True):
+        for resource in resources:
+            spent = -turn.change(side.index, resource, -getattr(turn.players[side.index], resource))
+            turn.log.append(f"{turn.name(side.index)} spends all {spent} {resource} ({side.technique.name}).")
+    _resolve_evades(turn)
+    hits = _deal_damage(turn)
+    _after_hits(turn, hits)
+
+
+def _totals(turn: Turn) -> list[list[Resource]]:
+    """Set both Attack Totals, then both Defense Totals, all from the resources before any spending;
+    return what each side's bonuses spend."""
+    attacks = [_attack(turn, side) if side.attacking else None for side in turn.sides]  # neither sees the other's
+    spends: list[list[Resource]] = [[], []]
+    for side, attack in zip(turn.sides, attacks, strict=True):
+        if attack is not None:
+            side.attack, parts, spends[side.index] = attack
+            side.bypass_defense = _bypasses_defense(turn, side)
+            bypass = ", ignores Defense" if side.bypass_defense else ""
+            turn.log.append(f"{turn.name(side.index)} Attack Total {side.attack} ({', '.join(parts)}){bypass}.")
+    for side in turn.sides:
+        if turn.sides[1 - side.index].attacking:
+            side.defense, parts, more = _defense(turn, side)
+            spends[side.index] += more
+            turn.log.append(f"{turn.name(side.index)} Defense Total {side.defense} ({', '.join(parts)}).")
+    return spends
+
+
+def _technique_bonus(turn: Turn, side: Side, kind: str) -> tuple[int, list[Resource]]:
+    """An attack_bonus or defense_bonus total of the played technique, and the resources it spends."""
+    view = turn.view(side.index)
+    halved = bool(active(turn.sides[1 - side.index].technique, "halve_opponent_momentum_bonus",
+                         turn.view(1 - side.index)))
+    total, spends = 0, []
+    for effect in active(side.technique, kind, view):
+        value = effect.amount * (counted(effect.per, view) if effect.per else 1)
+        value = value if effect.max is None else min(value, effect.max)
+        if halved and is_momentum_based(effect):
+            value //= 2
+        total += value
+        if effect.spend and effect.per in ("momentum", "balance"):
+            spends.append(effect.per)
+    return total, spends
+
+
+def _attack(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
+    """Attack Total = Strength + position bonuses (Advance, Close Combat) + technique bonuses."""
+    strength = turn.players[side.index].attributes.strength
+    total, parts = strength, [f"Strength {strength}"]
+    if side.choice.move is Move.ADVANCE:
+        total += constants.ADVANCE_ATTACK_BONUS
+        parts.append(f"Advance +{constants.ADVANCE_ATTACK_BONUS}")
+    if turn.distance is Range.CLOSE:
+        total += constants.CLOSE_ATTACK_BONUS
+        parts.append(f"Close Combat +{constants.CLOSE_ATTACK_BONUS}")
+    bonus, spends = _technique_bonus(turn, side, "attack_bonus")
+    if bonus or spends:
+        total += bonus
+        parts.append(f"{side.technique.name} +{bonus}")
+    return total, parts, spends
+
+
+def _bypasses_defense(turn: Turn, side: Side) -> bool:
+    """Whether the side's attack ignores Defense (Ai-Uchi; Tsubame Gaeshi at Close with 3 Momentum)."""
+    target = turn.sides[1 - side.index].technique
+    return any(not protected(target, effect)
+               for effect in active(side.technique, "bypass_defense", turn.view(side.index)))
+
+
+def _defense(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
+    """Defense Total: 0 for an Insight player or one who cannot defend, else Defense + bonuses."""
+    player = turn.players[side.index]
+    if side.choice.action is Action.INSIGHT:
+        return 0, ["defenseless while gaining Insight"], []
+    if active(side.technique, "cannot_defend", turn.view(side.index)):
+        return 0, [f"cannot defend with {side.technique.name}"], []
+    total, parts = player.attributes.defense, [f"Defense {player.attributes.defense}"]
+    if side.choice.move is Move.RETREAT:
+        total += constants.RETREAT_DEFENSE_BONUS
+        parts.append(f"Retreat +{constants.RETREAT_DEFENSE_BONUS}")
+    spends: list[Resource] = []
+    if side.defending:
+        bonus, spends = _technique_bonus(turn, side, "defense_bonus")
+        if bonus or spends:
+            total += bonus
+            parts.append(f"{side.technique.name} +{bonus}")
+    return total, parts, spends
+
+
+def _initiative(player: PlayerState) -> tuple[int, int]:
+    """Speed + current Balance, then raw Speed to break ties."""
+    return player.attributes.speed + player.balance, player.attributes.speed
+
+
+def _resolve_evades(turn: Turn) -> None:
+    """Evades in initiative order; on a full tie both are decided before either pays."""
+    targets = [side for side in turn.sides if turn.sides[1 - side.index].attacking]
+    if not any(side.choice.evade for side in targets):
+        return
+    keys = {side.index: _initiative(turn.players[side.index]) for side in turn.sides}
+    turn.log.append("Initiative: " + ", ".join(
+        f"{turn.name(i)} {key[0]} (Speed {key[1]} + Balance {key[0] - key[1]})" for i, key in keys.items()) + ".")
+    targets.sort(key=lambda side: keys[side.index], reverse=True)
+    if len(targets) == 2 and keys[0] == keys[1]:
+        groups = [targets]
+        turn.log.append("Initiative tied on Speed too: evades resolve simultaneously.")
+    else:
+        groups = [[side] for side in targets]
+    for group in groups:
+        plans = [(side, _plan_evade(turn, side)) for side in group]
+        for side, plan in plans:
+            _apply_evade(turn, side, plan)
+
+
+def _evade_terms(technique: Technique, choice: Choice, view: View) -> tuple[str | None, int, int, dict] | str:
+    """(resource or 'either' or None for free, amount, counter, gains) of the chosen evade, or why not."""
+    if choice.special_evade:
+        special = of_kind(technique, "special_evade")[0]
+        if not holds(special.when, view):
+            return "its special evade's condition is not met"
+        return special.resource, special.amount, special.counter, {}
+    rule = technique.evade
+    if rule.cannot:
+        return f"{technique.name} cannot evade"
+    if not holds(rule.when, view):
+        return f"{technique.name} cannot evade here"
+    if rule.free_when is not None and holds(rule.free_when, view):
+        return None, 0, rule.counter, dict(rule.gain)
+    if rule.resource is None or rule.amount is None:
+        return f"{technique.name}'s free evade's condition is not met"
+    amount = view.foe.momentum if rule.amount == "opponent_momentum" else rule.amount
+    return rule.resource, amount, rule.counter, dict(rule.gain)
+
+
+def _plan_evade(turn: Turn, side: Side) -> EvadePlan | None:
+    """Decide one declared evade against the resources as they are now (nothing is paid here)."""
+    if not side.choice.evade:
+        return None
+    attacker = turn.sides[1 - side.index]
+    me = turn.players[side.index]
+    terms = _evade_terms(side.technique, side.choice, turn.view(side.index))
+    if isinstance(terms, str):
+        return EvadePlan(False, terms)
+    resource, amount, counter, gain = terms
+    surcharge = sum(effect.amount for effect in of_kind(attacker.technique, "evade_surcharge"))
+    if surcharge:
+        amount += surcharge
+        resource = resource or "either"
+    if resource == "either":
+        resource = side.choice.evade_with or ("momentum" if me.momentum >= amount else "balance")
+    for bypass in active(attacker.technique, "bypass_evade", turn.view(attacker.index)):
+        if bypass.paid_with in (None, resource) and not protected(side.technique, bypass):
+            return EvadePlan(False, f"the evade is bypassed by {attacker.technique.name}")
+    if resource is not None and getattr(me, resource) < amount:
+        return EvadePlan(False, f"cannot pay {amount} {resource} (has {getattr(me, resource)})")
+    text = "for free" if resource is None or amount == 0 else f"paying {amount} {resource}"
+    return EvadePlan(True, text, resource, amount, tuple(gain.items()), counter)
+
+
+def _apply_evade(turn: Turn, side: Side, plan: EvadePlan | None) -> None:
+    """Pay for a planned evade and take its gains; log failures too."""
+    if plan is None:
+        return
+    who = turn.name(side.index)
+    if not plan.ok:
+        turn.log.append(f"{who} tries to evade with {side.technique.name}, but {plan.text}.")
+        return
+    if plan.resource is not None:
+        turn.change(side.index, plan.resource, -plan.cost)
+    gains = [f"gains {turn.change(side.index, resource, amount)} {resource}" for resource, amount in plan.gain]
+    side.evaded, side.counter = True, plan.counter
+    extra = "".join(f", {text}" for text in gains)
+    turn.log.append(f"{who} evades with {side.technique.name} {plan.text}{extra}.")
+
+
+def _deal_damage(turn: Turn) -> list[int]:
+    """Apply attacks and counters at once; return the damage each player's attack dealt."""
+    taken, hits = [0, 0], [0, 0]
+    for attacker in turn.sides:
+        target = turn.sides[1 - attacker.index]
+        if not attacker.attacking:
+            continue
+        if target.evaded:
+            turn.log.append(f"{turn.name(attacker.index)}'s attack is evaded.")
+        else:
+            base = 0 if attacker.bypass_defense else target.defense
+            hits[attacker.index] = max(0, attacker.attack - base)
+            taken[target.index] += hits[attacker.index]
+            turn.log.append(f"{turn.name(attacker.index)} hits for {hits[attacker.index]}.")
+        if target.counter:
+            taken[attacker.index] += target.counter
+            turn.log.append(f"{turn.name(target.index)} counters for {target.counter}.")
+        if target.defending:
+            counter = _defend_counter(turn, target)
+            if counter:
+                taken[attacker.index] += counter
+                turn.log.append(f"{turn.name(target.index)} strikes back while defending for {counter}.")
+    for index, damage in enumerate(taken):
+        player = turn.players[index]
+        turn.players[index] = replace(player, health=max(0, player.health - damage))
+        if damage:
+            turn.log.append(f"{player.name} takes {damage} damage ({turn.players[index].health} Health left).")
+    return hits
+
+
+def _defend_counter(turn: Turn, side: Side) -> int:
+    """Koboichi: damage dealt to the attacker by a player who plays Defend."""
+    defense = turn.players[side.index].attributes.defense
+    total = 0
+    for effect in active(side.technique, "counter_on_defend", turn.view(side.index)):
+        if effect.amount is not None:
+            total += effect.amount
+        elif effect.defense_divisor is not None:
+            total += defense // effect.defense_divisor
+    return total
+
+
+def _after_hits(turn: Turn, hits: list[int]) -> None:
+    """Steals by attackers that dealt damage, and gains for Defense that prevented damage."""
+    for attacker in turn.sides:
+        target = turn.sides[1 - attacker.index]
+        if hits[attacker.index] > 0:
+            for steal in active(attacker.technique, "steal_on_hit", turn.view(attacker.index)):
+                if immune_to_steal(target.technique, steal.resource):
+                    turn.log.append(f"{turn.name(target.index)} is immune to {steal.resource} steals "
+                                    f"({target.technique.name}).")
+                    continue
+                taken = -turn.change(target.index, steal.resource, -steal.amount)
+                kept = turn.change(attacker.index, steal.resource, taken)
+                turn.log.append(f"{turn.name(attacker.index)} steals {taken} {steal.resource} (keeps {kept}).")
+        if attacker.attacking and target.defending and not target.evaded and not attacker.bypass_defense:
+            prevented = min(attacker.attack, target.defense)
+            for gain in active(target.technique, "gain_prevented", turn.view(target.index)):
+                got = turn.change(target.index, gain.resource, min(prevented, gain.max))
+                turn.log.append(f"{turn.name(target.index)} gains {got} {gain.resource} from {prevented} "
+                                "damage prevented.")

@@ -1,0 +1,98 @@
+"""The sword duel's adapter for the registry (spec 002: the card duel)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from toolkit.game import Advance, Game, GameData, Output, Where
+from toolkit.kit.component import Component
+from toolkit.problems import Problem
+from toolkit.sword.constants import GAME_ID, GAME_NAME
+from toolkit.sword.context import SwordContext, SwordDatabase
+from toolkit.sword.data import has_sword_data, load_sword
+
+
+@dataclass
+class SwordData(GameData):
+    """The loaded techniques, draft and builds."""
+
+    database: SwordDatabase
+
+    @property
+    def problems(self) -> list[Problem]:  # type: ignore[override]
+        return self.database.problems
+
+
+def _database(data: GameData) -> SwordDatabase:
+    assert isinstance(data, SwordData), "a sword-duel command was given another game's data"
+    return data.database
+
+
+class SwordGame(Game):
+    """Two swordsmen, action and technique cards, range and initiative (spec 002)."""
+
+    id = GAME_ID
+    title = GAME_NAME
+
+    def why_not(self, command: str) -> str:
+        reasons = {
+            "balance": "it rates the figure duel's units against each other, and a card duel has no units (its "
+                       "self-play simulator is not written yet)",
+            "odds": "it gives a Data Disk battle's odds; sword-duel resolves turns by cards, not spins",
+            "board": "sword-duel has no board graph",
+            "import": "the spreadsheet importer reads figure-duel units",
+        }
+        reason = reasons.get(command)
+        return f"`{command}` does not apply to {self.id}" + (f": {reason}" if reason else "")
+
+    def found_in(self, root: Path) -> bool:
+        return has_sword_data(root)
+
+    def load(self, where: Where) -> SwordData:
+        return SwordData(load_sword(where.root))
+
+    def describe(self, data: GameData) -> str:
+        db = _database(data)
+        draft = f"draft '{db.draft.id}' ({len(db.draft.techniques)} cards)" if db.draft else "no draft"
+        return f"{len(db.techniques)} techniques, {draft}, {len(db.builds)} builds"
+
+    def layout_warnings(self, data: GameData) -> list[Problem]:
+        from toolkit.sword.kit.build import layout_warnings
+
+        return layout_warnings(SwordContext(_database(data), "a4"))
+
+    def kit_steps(self, data: GameData) -> int:
+        from toolkit.sword.kit.build import SWORD_GENERATORS
+
+        return 2 * len(SWORD_GENERATORS)
+
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+        from toolkit.sword.kit.build import SWORD_GENERATORS
+
+        del with_balance  # no balance report: see `balance`
+        context = SwordContext(_database(data), paper)
+        components = []
+        for _, generate in SWORD_GENERATORS:
+            component = generate(context)
+            advance(f"{self.id}: {component.name}")
+            components.append(component)
+        return components
+
+    def reference(self, data: GameData, paper: str, templates: Path | None) -> Output:
+        """The quick reference card on its own (it is also part of the kit); the rules manual of spec 002
+        is not generated yet, so there is no manual.pdf or manual.html."""
+        del templates
+        from toolkit.render.pdf import render_pdf
+        from toolkit.render.scene import Document
+        from toolkit.sword.kit.reference import build_quick_reference
+
+        component = build_quick_reference(SwordContext(_database(data), paper))
+        return Output({"quick-reference.pdf": render_pdf(Document(component.title, component.pages))},
+                      "quick-reference.pdf")
+
+    def project_folders(self) -> list[tuple[str, str]]:
+        return [("techniques", "techniques")]
+
+    def edit_hint(self) -> str:
+        return "techniques"

@@ -1,0 +1,71 @@
+"""The printable kit of sword-duel (spec 002, DESIGN.md section 5), in print order.
+
+Each generator takes a `SwordContext` and returns a `Component` (imposed pages for the PDF, one unimposed
+page per card or sheet for SVG, and an R001 warning for any text that had to be cut short):
+
+- `build_action_cards`: 2 x 5 action cards (Attack, Defend, Advance, Retreat, Insight), one set per player,
+  told apart by colour, letter and pattern; each set on its own sheets with that player's back.
+- `build_technique_cards`: one card per technique of the kit's draft deck, with a common back.
+- `build_role_cards`: Challenger and Defender, starting resources and the honor condition.
+- `build_tokens`: range track (3 range tokens and the position token), 2 x 7 initiative tokens, 6 evade
+  tokens, and 3 track markers per player.
+- `build_player_mats`: one page per player: Momentum, Balance and Health tracks, card spaces, turn summary.
+- `build_attribute_sheets`: one fold-into-a-tent page per player for the secret attributes.
+- `build_draft_sheet`: the draft procedure and the draft deck.
+- `build_quick_reference`: range tables computed by `resolve_position`, turn sequence, totals, resources.
+
+The spec's numbers (starting resources, caps, movement effects, the honor turn, the build rules) live in
+`toolkit.sword.constants`, which the engine reads too; the sheets read them when they draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from toolkit.kit.component import Component
+from toolkit.problems import Problem
+from toolkit.sword.context import SwordContext
+from toolkit.sword.kit.cards import build_action_cards, build_role_cards, build_technique_cards
+from toolkit.sword.kit.reference import build_draft_sheet, build_quick_reference
+from toolkit.sword.kit.sheets import build_attribute_sheets, build_player_mats
+from toolkit.sword.kit.tokens import build_tokens
+
+SwordGenerator = Callable[[SwordContext], Component]
+
+# Print order: the cards, the pieces, the play sheets, then the setup and reference sheets.
+SWORD_GENERATORS: tuple[tuple[str, SwordGenerator], ...] = (
+    ("actions", build_action_cards),
+    ("techniques", build_technique_cards),
+    ("roles", build_role_cards),
+    ("tokens", build_tokens),
+    ("mats", build_player_mats),
+    ("attributes", build_attribute_sheets),
+    ("draft", build_draft_sheet),
+    ("quick-reference", build_quick_reference),
+)
+
+
+def build_sword_components(ctx: SwordContext) -> list[Component]:
+    """Every component of the sword-duel kit, in print order."""
+    return [generate(ctx) for _, generate in SWORD_GENERATORS]
+
+
+def layout_warnings(ctx: SwordContext) -> list[Problem]:
+    """Text that would not fit on the cards and sheets, found by laying the kit out without rendering:
+    lets `duelkit validate` report it before anyone builds."""
+    return [warning for component in build_sword_components(ctx) for warning in component.warnings]
+
+
+__all__ = [
+    "SWORD_GENERATORS",
+    "build_action_cards",
+    "build_attribute_sheets",
+    "build_draft_sheet",
+    "build_player_mats",
+    "build_quick_reference",
+    "build_role_cards",
+    "build_sword_components",
+    "build_technique_cards",
+    "build_tokens",
+    "layout_warnings",
+]

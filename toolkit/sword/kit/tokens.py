@@ -1,0 +1,191 @@
+"""sword-duel token sheet: the range track (three range tokens and the position token), each player's
+initiative tokens 1-7, the evade tokens, and each player's Momentum / Balance / Health track markers.
+
+Every piece carries its own cut line (the disc or square outline), with room for scissors between pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolkit.kit.component import Component
+from toolkit.kit.palette import INK
+from toolkit.render.impose import PAPER_SIZES
+from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.sword import constants
+from toolkit.sword.context import SwordContext
+from toolkit.sword.kit.common import (
+    CUT,
+    EVADE_TOKENS,
+    INITIATIVE_VALUES,
+    MUTED_INK,
+    RANGE_FILL,
+    RANGE_NAME,
+    RANGE_ORDER,
+    RULE_INK,
+    SIDES,
+    SUMI,
+    VERMILION,
+    Cuts,
+    Side,
+    icon,
+    ring_pattern,
+)
+from toolkit.sword.rules.positions import Range
+
+MARGIN = 12.0
+GAP = 5.0  # between pieces: room for scissors
+DISC = 20.0  # initiative, evade and position tokens
+MARKER = 14.0  # track markers: they sit in the mats' 17 mm track boxes
+SQUARE = 40.0  # range tokens
+EVADE_FILL = "#e9e3d6"
+
+RANGE_RULE = {
+    Range.APART: "No attacks · Insight only",
+    Range.SWORD: "Attack and Defend",
+    Range.CLOSE: "Attacks +1 · close techniques",
+}
+RANGE_GAP = {Range.APART: 7.0, Range.SWORD: 4.2, Range.CLOSE: 1.9}  # half the pictogram's distance, mm
+
+
+@dataclass(frozen=True)
+class Token:
+    """One piece to cut out: art drawn with (0, 0) at the top-left of its w x h footprint."""
+
+    kind: str  # initiative / range / position / evade / marker
+    label: str  # the value or name it shows
+    side: str  # "A", "B" or "" for shared pieces
+    w: float
+    h: float
+    art: tuple[Shape, ...]
+
+
+def _disc(kind: str, label: str, side: str, diameter: float, art: list[Shape]) -> Token:
+    r = diameter / 2
+    return Token(kind, label, side, diameter, diameter, (Group(tuple(art), dx=r, dy=r),))
+
+
+def initiative_token(side: Side, value: int) -> Token:
+    r = DISC / 2
+    art: list[Shape] = [Circle(0, 0, r, Style(fill=side.fill, stroke=CUT.stroke, width=CUT.width))]
+    art += ring_pattern(side, r - 0.5, r - 2.3, side.pattern_ink)
+    art += [Circle(0, 0, r - 2.5, Style(stroke=side.ink, width=0.3)),
+            Text(0, 3.6, str(value), 19, "bold", side.ink, "middle"),
+            Text(0, -4.4, side.key, 6, "bold", side.ink, "middle"),
+            Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
+    return _disc("initiative", str(value), side.key, DISC, art)
+
+
+def evade_token() -> Token:
+    r = DISC / 2
+    art: list[Shape] = [Circle(0, 0, r, Style(fill=EVADE_FILL, stroke=CUT.stroke, width=CUT.width)),
+                        Circle(0, 0, r - 1.2, Style(stroke=SUMI, width=0.25, dash=(0.8, 0.6)))]
+    art += icon("evade", 0, -1.6, 4.6, SUMI)
+    art.append(Text(0, 5.8, "EVADED", 6, "condensed-bold", SUMI, "middle"))
+    return _disc("evade", "Evaded", "", DISC, art)
+
+
+def position_token() -> Token:
+    r = DISC / 2
+    art: list[Shape] = [Circle(0, 0, r, Style(fill=VERMILION, stroke=CUT.stroke, width=CUT.width)),
+                        Circle(0, 0, r - 1.2, Style(stroke="#ffffff", width=0.3))]
+    art += icon("swords", 0, -1.2, 4.6, "#ffffff")
+    art.append(Text(0, 6.4, "POSITION", 4.2, "condensed-bold", "#ffffff", "middle"))
+    return _disc("position", "Position", "", DISC, art)
+
+
+def marker_token(side: Side, resource: str, cuts: Cuts) -> Token:
+    r = MARKER / 2
+    art: list[Shape] = [Circle(0, 0, r, Style(fill=side.fill, stroke=CUT.stroke, width=CUT.width))]
+    art += ring_pattern(side, r - 0.4, r - 1.7, side.pattern_ink)
+    art.append(Circle(0, 0, r - 1.9, Style(stroke=side.ink, width=0.25)))
+    art.append(Text(0, -1.9, side.key, 6, "bold", side.ink, "middle"))
+    art.append(cuts.text(0, 2.6, resource, 2 * (r - 2.6), "condensed-bold", 5.0, 3.8, f"track marker '{resource}'",
+                         side.ink, "middle"))
+    return _disc("marker", resource, side.key, MARKER, art)
+
+
+def range_token(distance: Range, number: int, cuts: Cuts) -> Token:
+    s = SQUARE
+    art: list[Shape] = [Rect(0, 0, s, s, Style(fill=RANGE_FILL[distance], stroke=CUT.stroke, width=CUT.width)),
+                        Rect(1.5, 1.5, s - 3, s - 3, Style(stroke=SUMI, width=0.25), radius=1.0)]
+    art.append(cuts.text(s / 2, 8.0, RANGE_NAME[distance], s - 8, "bold", 9, 6, f"range token '{distance.value}'",
+                         SUMI, "middle"))
+    art.append(Text(4.0, 6.0, str(number), 6, "bold", VERMILION))
+    art.append(Text(s - 4.0, 6.0, str(number), 6, "bold", VERMILION, "end"))
+    cx, cy = s / 2, s / 2 + 1.5
+    art.append(Circle(cx, cy, DISC / 2 + 0.8, Style(fill="#ffffff", stroke=SUMI, width=0.25, dash=(1.0, 0.8))))
+    half = RANGE_GAP[distance]
+    for sign in (-1, 1):  # two duellists, the distance between them
+        x = cx + sign * half
+        art += [Circle(x, cy - 2.6, 1.3, filled(SUMI)),
+                Rect(x - 1.0, cy - 1.1, 2.0, 4.0, filled(SUMI), radius=0.6)]
+    art.append(Line(cx - half + 1.8, cy + 4.8, cx + half - 1.8, cy + 4.8, Style(stroke=VERMILION, width=0.35))
+               if half > 2.5 else Line(cx - 3, cy + 4.8, cx + 3, cy + 4.8, Style(stroke=VERMILION, width=0.35)))
+    art.append(cuts.text(s / 2, s - 3.6, RANGE_RULE[distance], s - 6, "condensed-bold", 5.6, 4.2,
+                         f"range token '{distance.value}'", INK, "middle"))
+    return Token("range", RANGE_NAME[distance], "", s, s, tuple(art))
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    heading: str
+    note: str
+    tokens: tuple[Token, ...]
+    breaks: tuple[int, ...] = ()  # extra space before these indexes (separates groups in a row)
+
+
+def token_rows(cuts: Cuts) -> list[TokenRow]:
+    """What the sheet holds, in order."""
+    track = [range_token(distance, n, cuts) for n, distance in enumerate(RANGE_ORDER, start=1)] + [position_token()]
+    rows = [TokenRow("Range track", "Lay the three range tokens in a row, Apart to Close Combat. The position token "
+                     "starts on Apart and moves after every position resolution.", tuple(track), breaks=(3,))]
+    for side in SIDES:
+        rows.append(TokenRow(f"Initiative tokens · {side.name}",
+                             "Initiative = Speed + current Balance: show yours when evades are resolved "
+                             "(highest first).", tuple(initiative_token(side, v) for v in INITIATIVE_VALUES)))
+    rows.append(TokenRow("Evade tokens", "Mark each turn in which an attack was evaded.",
+                         tuple(evade_token() for _ in range(EVADE_TOKENS))))
+    markers = [marker_token(side, resource, cuts) for side in SIDES for resource in ("Momentum", "Balance", "Health")]
+    rows.append(TokenRow("Track markers", "One per track on each player mat.", tuple(markers), breaks=(3,)))
+    return rows
+
+
+def build_tokens(ctx: SwordContext) -> Component:
+    """Every token on as few pages as the rows need (one page on A4 and US Letter)."""
+    width, height = PAPER_SIZES[ctx.paper]
+    inner = width - 2 * MARGIN
+    cuts = Cuts(ctx.locate)
+    pages: list[Page] = []
+    page: Page | None = None
+    y = 0.0
+
+    def new_page() -> Page:
+        fresh = Page(width, height, label=f"Tokens {len(pages) + 1}")
+        pages.append(fresh)
+        fresh.add(Text(MARGIN, MARGIN + 5.5, f"{constants.GAME_NAME}: tokens", 14, "bold", SUMI))
+        fresh.add(Rect(MARGIN, MARGIN + 8.0, inner, 0.8, filled(VERMILION)))
+        fresh.add(Text(width - MARGIN, MARGIN + 5.5, "cut along the outlines", 7, "regular", MUTED_INK, "end"))
+        return fresh
+
+    for row in token_rows(cuts):
+        row_h = max(token.h for token in row.tokens)
+        need = 11.0 + row_h
+        if page is None or y + need > height - MARGIN:
+            page = new_page()
+            y = MARGIN + 14.0
+        page.add(Text(MARGIN, y + 3.4, row.heading, 9.5, "bold", SUMI))
+        note = cuts.line(row.note, inner, "regular", 7, 5.5, f"token sheet note '{row.heading}'")
+        page.add(Text(MARGIN, y + 7.6, note.lines[0], note.size, "regular", MUTED_INK))
+        page.add(Line(MARGIN, y + 9.3, MARGIN + inner, y + 9.3, Style(stroke=RULE_INK, width=0.25)))
+        y += 12.0
+        x = MARGIN
+        for index, token in enumerate(row.tokens):
+            if index in row.breaks:
+                x += 2 * GAP
+            page.add(Group(token.art, dx=x, dy=y + (row_h - token.h) / 2))
+            x += token.w + GAP
+        y += row_h + 9.0
+    component = Component("sword-tokens", f"{constants.GAME_NAME}: tokens", pages=pages, warnings=cuts.problems)
+    component.pieces = [(f"tokens-p{k}", p) for k, p in enumerate(pages, start=1)]
+    return component

@@ -1,0 +1,106 @@
+"""Reading the played technique: which effects hold right now, resource caps and changes, bypass kinds.
+
+Only the technique a player plays this turn is active; its effects are looked up by `kind` and kept
+when their `when` condition holds in a `View` (one player's side of the table at that moment).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from toolkit.sword import constants
+from toolkit.sword.model import Condition, Technique
+from toolkit.sword.rules.positions import Move, Range
+from toolkit.sword.rules.state import PlayerState, Resource
+
+MOMENTUM_COUNTS = ("momentum", "opponent_momentum")
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a condition can read, from one player's side."""
+
+    me: PlayerState
+    foe: PlayerState
+    distance: Range
+    moved: Move
+    entered_close: bool
+    foe_attack: int = 0  # the opponent's Attack Total this turn (0 when not attacking)
+
+
+def holds(cond: Condition, view: View) -> bool:
+    """True when every field the condition sets is met (an empty condition always holds)."""
+    me, foe = view.me, view.foe
+    return all((
+        cond.range is None or view.distance.value in cond.range,
+        cond.moved is None or view.moved.value == cond.moved,
+        cond.entered_close is None or cond.entered_close == view.entered_close,
+        cond.momentum_at_least is None or me.momentum >= cond.momentum_at_least,
+        cond.balance_at_least is None or me.balance >= cond.balance_at_least,
+        cond.momentum_exactly is None or me.momentum == cond.momentum_exactly,
+        cond.balance_exactly is None or me.balance == cond.balance_exactly,
+        cond.balance_exceeds_opponent_momentum_by is None
+        or me.balance >= foe.momentum + cond.balance_exceeds_opponent_momentum_by,
+        cond.opponent_attack_at_least is None or view.foe_attack >= cond.opponent_attack_at_least,
+    ))
+
+
+def of_kind(technique: Technique, kind: str) -> list[Any]:
+    """The technique's effects of one kind, whatever their conditions."""
+    return [effect for effect in technique.effects if effect.kind == kind]
+
+
+def active(technique: Technique, kind: str, view: View) -> list[Any]:
+    """The technique's effects of one kind whose condition holds in this view."""
+    return [e for e in of_kind(technique, kind) if getattr(e, "when", None) is None or holds(e.when, view)]
+
+
+def cap(technique: Technique, resource: Resource) -> int:
+    """The most of a resource a player can hold while playing this technique (Fudoshin: Balance 6)."""
+    return max([constants.RESOURCE_CAP, *(e.cap for e in of_kind(technique, "raise_cap") if e.resource == resource)])
+
+
+def adjust(player: PlayerState, technique: Technique, resource: Resource, delta: int) -> PlayerState:
+    """Add `delta` to a resource, kept between 0 and the played technique's cap."""
+    value = min(max(getattr(player, resource) + delta, 0), cap(technique, resource))
+    return replace(player, **{resource: value})
+
+
+def clamp(player: PlayerState, technique: Technique) -> PlayerState:
+    """Bring both resources within the caps of the technique played this turn."""
+    return adjust(adjust(player, technique, "momentum", 0), technique, "balance", 0)
+
+
+def counted(per: str, view: View) -> int:
+    """The resource value a per-unit bonus counts."""
+    owner = view.foe if per.startswith("opponent_") else view.me
+    return getattr(owner, per.removeprefix("opponent_"))
+
+
+def is_momentum_based(effect: Any) -> bool:
+    """An effect that counts Momentum (own or the opponent's) or needs a Momentum threshold: what Irimi
+    halves and Koboichi resists. Mushin's 'exactly 0 Momentum' is emptiness, not Momentum."""
+    when: Condition | None = getattr(effect, "when", None)
+    threshold = when is not None and when.momentum_at_least is not None
+    return getattr(effect, "per", None) in MOMENTUM_COUNTS or threshold
+
+
+def is_comparison(effect: Any) -> bool:
+    """An effect whose condition is a 'greater than' comparison between the two players' resources."""
+    when: Condition | None = getattr(effect, "when", None)
+    return when is not None and when.balance_exceeds_opponent_momentum_by is not None
+
+
+def protected(technique: Technique, bypass: Any) -> bool:
+    """True when the target's played technique shields it from this bypass effect."""
+    for protection in of_kind(technique, "evade_protection"):
+        if protection.against == "comparison" and is_comparison(bypass):
+            return True
+        if protection.against == "momentum" and is_momentum_based(bypass):
+            return True
+    return False
+
+
+def immune_to_steal(technique: Technique, resource: Resource) -> bool:
+    return any(e.resource == resource for e in of_kind(technique, "immune_to_steal"))
