@@ -56,9 +56,19 @@ class Segment(_Frozen):
     inflicts: Slug | None = None
 
 
+class RemovedFromDuelEffect(_Frozen):
+    """Deactivated, this unit leaves the duel instead of going to the Repair Bay."""
+
+    kind: Literal["removed_from_duel"]
+
+
+SubroutineEffect = Annotated[RemovedFromDuelEffect, Field(discriminator="kind")]
+
+
 class Subroutine(_Frozen):
     name: ShortText
     text: Text
+    effect: SubroutineEffect | None = None  # what the engine executes; the text is what is printed
 
 
 class Unit(_Frozen):

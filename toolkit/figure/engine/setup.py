@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from toolkit.database import Database
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import SIDE_NAMES, Game, Slot, compile_board, data_hash, form_for, upgrade_chain
 from toolkit.figure.engine.traits import slot_traits
-from toolkit.model import Module, Squad
+from toolkit.model import Module, Squad, Unit
 from toolkit.problems import DuelkitError
+from toolkit.rules.board import Board
 from toolkit.rules.disk import check_disk
 from toolkit.rules.roster import SQUAD_UNITS, upgrade_stages
 from toolkit.rules.status import STATUS_IDS
+from toolkit.theme import Theme
 
 
 class SetupError(DuelkitError):
@@ -28,22 +32,29 @@ def _squad(database: Database, squad: Squad | str) -> Squad:
     return entry.value
 
 
-def _modules(database: Database, squad: Squad) -> tuple[Module, ...]:
-    missing = [m for m in squad.modules if m not in database.modules]
+def _modules(modules: Mapping[str, Module], squad: Squad) -> tuple[Module, ...]:
+    missing = [m for m in squad.modules if m not in modules]
     if missing:
         raise SetupError(f"squad '{squad.id}' names unknown module(s): {', '.join(missing)}")
-    return tuple(database.modules[m].value for m in squad.modules)
+    return tuple(modules[m] for m in squad.modules)
 
 
 def build_game(squad_a: Squad | str, squad_b: Squad | str, database: Database, rules: Rules = RULES_DEFAULT) -> Game:
     """Compile the board, both squads' units (every upgrade form) and modules into a Game."""
+    squads = (_squad(database, squad_a), _squad(database, squad_b))
+    return compile_game(squads, database.unit_defs(), {mid: e.value for mid, e in database.modules.items()},
+                        database.theme, database.board, rules)
+
+
+def compile_game(squads: tuple[Squad, Squad], units: Mapping[str, Unit], modules: Mapping[str, Module],
+                 theme: Theme, board: Board, rules: Rules = RULES_DEFAULT) -> Game:
+    """A Game from plain definitions (what `build_game` does for a loaded Database; tests use it directly)."""
     rules.check()
-    units = database.unit_defs()
+    units = dict(units)
     try:
         stages = upgrade_stages(units)
     except ValueError as exc:
         raise SetupError(str(exc)) from exc
-    squads = (_squad(database, squad_a), _squad(database, squad_b))
     slots: list[Slot] = []
     for side, squad in enumerate(squads):
         if len(squad.units) != SQUAD_UNITS or len(set(squad.units)) != SQUAD_UNITS:
@@ -60,13 +71,12 @@ def build_game(squad_a: Squad | str, squad_b: Squad | str, database: Database, r
             forms = tuple(form_for(unit, stages[unit.id]) for unit in chain)
             slots.append(Slot(len(slots), side, f"{SIDE_NAMES[side]}:{unit_id}", forms,
                               slot_traits(chain[0])))
-    modules = (_modules(database, squads[0]), _modules(database, squads[1]))
-    names, adj, goals, entries = compile_board(database.board)
-    theme = database.theme
+    squad_modules = (_modules(modules, squads[0]), _modules(modules, squads[1]))
+    names, adj, goals, entries = compile_board(board)
     status_rules = (None, *(theme.status(sid) for sid in STATUS_IDS))
     slot_tuple = tuple(slots)
-    return Game(theme, rules, database.board, names, adj, goals, entries, slot_tuple, modules,
-                (squads[0].id, squads[1].id), data_hash(theme.id, database.board, slot_tuple, modules), status_rules)
+    return Game(theme, rules, board, names, adj, goals, entries, slot_tuple, squad_modules,
+                (squads[0].id, squads[1].id), data_hash(theme.id, board, slot_tuple, squad_modules), status_rules)
 
 
 def new_game(squad_a: Squad | str, squad_b: Squad | str, database: Database, rules: Rules = RULES_DEFAULT,
