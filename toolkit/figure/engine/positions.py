@@ -52,6 +52,7 @@ def arrange(game: Game, places: Mapping[str, str], *, to_move: int = 0, turn: in
     state.turn = turn
     state.player = state.decider = to_move
     state.history = {}
+    state.seen = 0
     state.result = None
     state._legal = None
     state._begin_turn()

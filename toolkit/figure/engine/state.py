@@ -9,6 +9,7 @@ the state holds no random generator. `legal_actions()` is sorted and never empty
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
@@ -48,7 +49,8 @@ GOAL, LOCKOUT, TURN_LIMIT, REPETITION = "goal_capture", "lockout", "turn_limit",
 
 MISS = -1  # a battle "segment" for a unit that cannot take part: it counts as a Miss
 NO_TURN_FX = (-1, 0, -1, 0, -1, 0)
-PASS_ACTION = Action(PASS)  # damage slot, damage, star slot, stars, move-through slot, extra MP
+PASS_ACTION = Action(PASS)
+DIGEST_MASK = (1 << 64) - 1  # damage slot, damage, star slot, stars, move-through slot, extra MP
 
 
 class GameOutcome(NamedTuple):
@@ -58,7 +60,7 @@ class GameOutcome(NamedTuple):
 
 _FIELDS = ("pos", "occ", "masks", "status", "counter", "wait", "form", "segmod", "kos", "bay", "used", "subs", "turn",
            "player", "phase", "tfx", "moved", "battled", "blocked", "battle", "spin", "queue", "decider", "pending",
-           "result")
+           "result", "seen")
 
 
 class GameState:
@@ -90,6 +92,7 @@ class GameState:
     decider: int
     pending: Any
     result: tuple[int, str] | None
+    seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
     history: dict[tuple, int]
     _shared: bool
     _legal: list | None
@@ -124,6 +127,7 @@ class GameState:
         s.decider = first
         s.pending = None
         s.result = None
+        s.seen = 0
         s.history = {}
         s._shared = False
         s._legal = None
@@ -186,6 +190,7 @@ class GameState:
         s.decider = self.decider
         s.pending = self.pending
         s.result = self.result
+        s.seen = self.seen
         s.history = self.history  # copied on the next write by either state
         self._shared = s._shared = True
         s._legal = self._legal
@@ -265,7 +270,7 @@ class GameState:
             else:
                 value = _tuplify(value)
             setattr(s, name, value)
-        s.history = {_tuplify(key): count for key, count in data["history"]}
+        s.history = {tuple(key): count for key, count in data["history"]}
         s._shared = False
         s._legal = None
         return s
@@ -273,8 +278,7 @@ class GameState:
     # ---- derived facts ----------------------------------------------------------------------
 
     def _snapshot(self) -> tuple:
-        return tuple(_tuplify(getattr(self, name)) for name in _FIELDS) + (
-            tuple(sorted(self.history.items())),)
+        return tuple(_tuplify(getattr(self, name)) for name in _FIELDS)
 
     def status_rule(self, slot: int):
         return self.game.status_rules[self.status[slot]]
@@ -342,10 +346,14 @@ class GameState:
         return sorted(o for o in (self.occ[n] for n in self.game.adj[self.pos[slot]])
                       if o >= 0 and o // SQUAD_UNITS == enemy)
 
-    def position_key(self) -> tuple:
-        """What makes two positions the same for repetition (with the same player to move)."""
-        return (self.player, tuple(self.pos), tuple(self.status), tuple(self.counter), tuple(self.wait),
-                tuple(self.form), tuple(self.segmod), tuple(self.kos), tuple(self.bay), tuple(self.used), self.subs)
+    def position_key(self) -> tuple[int, ...]:
+        """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
+        bay_a, bay_b = self.bay
+        key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
+               self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
+        if any(self.segmod):
+            key += tuple(itertools.chain.from_iterable((len(m), *m) for m in self.segmod))
+        return key
 
     # ---- legal actions ------------------------------------------------------------------------
 
@@ -490,6 +498,8 @@ class GameState:
             self._shared = False
         seen = self.history.get(key, 0) + 1
         self.history[key] = seen
+        digest = int.from_bytes(hashlib.blake2b(repr(key).encode("ascii"), digest_size=8).digest(), "little")
+        self.seen = (self.seen + digest) & DIGEST_MASK
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
