@@ -421,6 +421,10 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--out", type=Path, required=True, metavar="DIR")
     importer.add_argument("--theme", choices=theme_ids(), default="duel-protocol")
     importer.set_defaults(run=cmd_import)
+
+    from toolkit.cli_play import register as register_play
+
+    register_play(commands)
     return parser
 
 
