@@ -21,8 +21,8 @@ RECORDS = Path(__file__).parent / "fixtures" / "records"
 # Golden records: replaying each must reach exactly this state (the engine's behaviour is pinned).
 # After a deliberate change, `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these.
 GOLDEN = {
-    "chimera-seed-5.jsonl": "76c25bb62ceddcb0e5ae146d5c56ceab",  # B by goal_capture, 55 turns
-    "duel-protocol-seed-11.jsonl": "c087ee54eace82690d6eaa21ea8289fe",  # B by goal_capture, 69 turns
+    "chimera-seed-1.jsonl": "9bca18d8380f67a1bbc398687115576a",  # B by goal_capture, 212 turns (a choice, respin, upgrade, modules)
+    "duel-protocol-seed-5.jsonl": "c3dc1c14107ee112b5a1908e8780a6e7",  # B by goal_capture, 237 turns (the same kinds)
 }
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 

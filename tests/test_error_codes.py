@@ -76,6 +76,6 @@ def test_cli_reports_bad_file_with_exit_1(case: Path, base_project: Path, capsys
     target.write_bytes(case.read_bytes())
     code = main(["validate", str(base_project)])
     out = capsys.readouterr()
-    expected_exit = 0 if _header(case)[0] in ("D004", "Y011", "L001", "L002", "L004") else 1  # warnings only
+    expected_exit = 0 if _header(case)[0] in ("D004", "Y011", "L001", "L002", "L004", "N001") else 1  # warnings only
     assert code == expected_exit
     assert "Traceback" not in out.out + out.err

@@ -22,6 +22,7 @@ from toolkit.figure.engine.actions import (
 )
 from toolkit.figure.engine.state import (
     BATTLE,
+    CHOICE_PHASE,
     DRAW,
     RESPIN_PHASE,
     SPIN_REASONS,
@@ -161,8 +162,8 @@ def describe_action(state: GameState, action: Action) -> str:
     if kind == ATTACK:
         return f"{unit_name(state, action.unit)} attacks {unit_name(state, action.target)}"
     if kind == PASS:
-        return {BATTLE: "no battle: end the turn", RESPIN_PHASE: "keep the spin",
-                UPGRADE_PHASE: "do not upgrade"}.get(state.phase, "end the turn")
+        return {BATTLE: "no battle: end the turn", RESPIN_PHASE: "keep the spin", UPGRADE_PHASE: "do not upgrade",
+                CHOICE_PHASE: "move no unit"}.get(state.phase, "end the turn")
     if kind == MODULE:
         side = state.current_player
         module = game.modules[side][action.unit]

@@ -8,7 +8,6 @@ from toolkit.database import Database
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import SIDE_NAMES, Game, Slot, compile_board, data_hash, form_for, upgrade_chain
-from toolkit.figure.engine.traits import slot_traits
 from toolkit.model import Module, Squad, Unit
 from toolkit.problems import DuelkitError
 from toolkit.rules.board import Board
@@ -69,8 +68,7 @@ def compile_game(squads: tuple[Squad, Squad], units: Mapping[str, Unit], modules
                     raise SetupError(f"the Data Disk of '{unit.id}' breaks the rules ({broken[0].message}); "
                                      "`duelkit validate` shows what to fix")
             forms = tuple(form_for(unit, stages[unit.id]) for unit in chain)
-            slots.append(Slot(len(slots), side, f"{SIDE_NAMES[side]}:{unit_id}", forms,
-                              slot_traits(chain[0])))
+            slots.append(Slot(len(slots), side, f"{SIDE_NAMES[side]}:{unit_id}", forms))
     squad_modules = (_modules(modules, squads[0]), _modules(modules, squads[1]))
     names, adj, goals, entries = compile_board(board)
     status_rules = (None, *(theme.status(sid) for sid in STATUS_IDS))

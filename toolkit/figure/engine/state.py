@@ -457,10 +457,29 @@ class GameState:
         return actions
 
     def _subroutine_actions(self) -> list:
-        return []
+        """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
+        clear a Hangar unit's Wait."""
+        game = self.game
+        side = self.player
+        actions = []
+        pos = self.pos
+        for slot in self.units_of(side):
+            if not game.activated[slot] or pos[slot] < 0 or self.subs >> slot & 1:
+                continue
+            kind = game.sub_kinds[slot][self.form[slot]]
+            if kind == "clear_adjacent_status":
+                near = game.nbr_mask[pos[slot]]
+                actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
+                            if pos[s] >= 0 and near >> pos[s] & 1 and self.status[s]]
+            elif kind == "clear_hangar_wait":
+                actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
+                            if pos[s] == HANGAR and self.wait[s] > 0]
+        return actions
 
     def _choice_actions(self) -> list:
-        return [PASS_ACTION]
+        options, optional = self.pending
+        choices = [Action(CHOOSE, s, n) for s, n in options]
+        return [PASS_ACTION, *choices] if optional else choices
 
     def _respin_actions(self) -> list:
         side = self.decider
@@ -605,6 +624,10 @@ class GameState:
         else:
             for slot in self._surrounded_units(1 - actor) + self._surrounded_units(actor):
                 self._deactivate(slot)
+        self._goal_by_placement(actor)
+
+    def _goal_by_placement(self, actor: int) -> None:
+        """With goal_capture_by=any_placement, a unit placed on the enemy goal by any means wins."""
         if self.game.rules.goal_capture_by == "any_placement":
             for side in (actor, 1 - actor):
                 occupant = self.occ[self.game.goals[1 - side]]
@@ -629,12 +652,13 @@ class GameState:
     def _deactivate(self, slot: int) -> None:
         """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""
         self._lift(slot)
+        removed = self.game.sub_kinds[slot][self.form[slot]] == REMOVED_FROM_DUEL
         self.status[slot] = 0
         self.counter[slot] = 0
         self.segmod[slot] = ()
         if self.game.rules.reset_form_on_deactivation:
             self.form[slot] = 0
-        if REMOVED_FROM_DUEL in self.game.slots[slot].traits:
+        if removed:
             self.pos[slot] = REMOVED
             return
         side = slot // SQUAD_UNITS
@@ -683,15 +707,37 @@ class GameState:
             self._battle_continue()
         elif phase in (UPGRADE_PHASE, CHOICE_PHASE):
             self.pending = None
+            self.decider = self.player
             self._end_turn()
         else:
             self._end_turn()
 
     def _apply_subroutine(self, slot: int, target: int) -> None:
-        raise IllegalAction("no subroutine can be used here")
+        self.subs |= 1 << slot
+        effect = self.game.slots[slot].forms[self.form[slot]].sub
+        if effect.kind == "clear_adjacent_status":
+            self.status[target] = 0
+            self.counter[target] = 0
+        else:  # clear_hangar_wait
+            self.wait[target] = 0
+            self.blocked &= ~(1 << target)
+        if effect.ends_turn:
+            self._end_turn()
+        else:
+            self.phase = MOVE_PHASE
 
     def _apply_choice(self, slot: int, node: int) -> None:
-        raise IllegalAction("no choice is pending")
+        """A Purple move's placement: the chosen unit goes to the chosen free node."""
+        actor = self.decider
+        self.pending = None
+        self._lift(slot)
+        self._put(slot, node)
+        if self.game.rules.surround_after == "any_position_change":
+            self._after_placement(actor)
+        else:
+            self._goal_by_placement(actor)
+        self.decider = self.player
+        self._end_turn()
 
     # ---- battles and spins ------------------------------------------------------------------------
 
@@ -714,7 +760,20 @@ class GameState:
                                     stars if star_slot == slot else 0, self.segmod[slot])
 
     def _subroutine_damage(self, slot: int, opponent: int) -> int:
-        return 0
+        """Damage auras of own field units (type_damage_bonus), for this unit in this battle."""
+        auras = self.game.auras[slot // SQUAD_UNITS]
+        if not auras:
+            return 0
+        total = 0
+        types = self.game.form_types[slot][self.form[slot]]
+        for source, form, effect in auras:
+            if self.form[source] != form or self.pos[source] < 0 or (effect.others_only and source == slot):
+                continue
+            if not types.intersection(effect.types):
+                continue
+            adjacent = self.game.nbr_mask[self.pos[source]] >> self.pos[slot] & 1
+            total += effect.adjacent_amount if adjacent and effect.adjacent_amount else effect.amount
+        return total
 
     def _takes_part(self, slot: int) -> bool:
         return effects.spins_when_attacked(self.status_rule(slot), self.game.variant)
@@ -846,10 +905,66 @@ class GameState:
                 self.decider = winner // SQUAD_UNITS
                 self.phase = UPGRADE_PHASE
                 return
-        elif color is Color.PURPLE and segment.inflicts and self.pos[loser] >= 0:
-            self.status[loser] = self.game.status_codes[segment.inflicts]
-            self.counter[loser] = 0
+        elif color is Color.PURPLE:
+            if segment.inflicts and self.pos[loser] >= 0:
+                self.status[loser] = self.game.status_codes[segment.inflicts]
+                self.counter[loser] = 0
+            if segment.board_effect is not None and self.pos[winner] >= 0:
+                self._board_effect(segment.board_effect, winner, loser)
+                return
         self._end_turn()
+
+    def _immovable(self, slot: int) -> bool:
+        return self.game.sub_kinds[slot][self.form[slot]] == "immovable"
+
+    def _board_effect(self, effect, winner: int, loser: int) -> None:
+        """A winning Purple move that moves units: swap at once, or offer the winner's owner the choices."""
+        game = self.game
+        side = winner // SQUAD_UNITS
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        options: list[tuple[int, int]] = []
+        optional = False
+        kind = effect.kind
+        if kind == "swap_with_opponent":
+            if self.pos[loser] >= 0 and not self._immovable(loser):
+                a, b = self.pos[winner], self.pos[loser]
+                self._put(winner, b)
+                self._put(loser, a)
+                if game.rules.surround_after == "any_position_change":
+                    self._after_placement(side)
+                else:
+                    self._goal_by_placement(side)
+            self._end_turn()
+            return
+        if kind == "push_opponent":
+            targets = self.adjacent_enemies(winner) if effect.any_adjacent else [loser]
+            for target in targets:
+                if self.pos[target] >= 0 and not self._immovable(target):
+                    options += [(target, n) for n in _bits(game.nbr_mask[self.pos[target]] & free)]
+        elif kind == "move_self":
+            if effect.beside_opponent:
+                if self.pos[loser] >= 0:
+                    options = [(winner, n) for n in _bits(game.nbr_mask[self.pos[loser]] & free)]
+            else:
+                start = self.pos[winner]
+                found = game.reach_mask(start, effect.steps, free) & free
+                if effect.exact:
+                    found &= ~game.reach_mask(start, effect.steps - 1, free)
+                options = [(winner, n) for n in _bits(found)]
+        elif kind == "move_ally":
+            optional = True
+            for ally in self.units_of(side):
+                if ally == winner or self.pos[ally] < 0:
+                    continue
+                if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
+                    continue
+                options += [(ally, n) for n in _bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
+        if not options:
+            self._end_turn()
+            return
+        self.pending = (tuple(sorted(options)), optional)
+        self.decider = side
+        self.phase = CHOICE_PHASE
 
     def _upgrade_offered(self, slot: int) -> bool:
         return (self.game.rules.upgrade_offer != "never" and self.pos[slot] >= 0
@@ -861,6 +976,16 @@ class GameState:
         self.pending = None
         self.decider = self.player
         self._end_turn()
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first (node indices)."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
 
 
 def _tuplify(value: Any) -> Any:

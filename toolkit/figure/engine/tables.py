@@ -12,6 +12,7 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import MOVE, Action
@@ -27,6 +28,7 @@ HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board 
 SIDE_NAMES = ("A", "B")
 REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
+ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,14 @@ class Form:
     def mp(self) -> int:
         return self.unit.mp
 
+    @property
+    def sub(self) -> Any:
+        """The structured subroutine effect of this form (None: none, or text only)."""
+        return self.unit.subroutine.effect if self.unit.subroutine is not None else None
+
+    def sub_kind(self) -> str | None:
+        return None if self.sub is None else self.sub.kind
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -48,7 +58,6 @@ class Slot:
     side: int
     label: str  # "A:sq-7": side and the squad's unit id (the base form), unique in a game
     forms: tuple[Form, ...]
-    traits: frozenset[str] = frozenset()  # structured subroutine effects without parameters
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,13 @@ class Game:
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
         self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
+        self.form_types = tuple(tuple(frozenset(f.unit.types) for f in slot.forms) for slot in self.slots)
+        self.sub_kinds = tuple(tuple(f.sub_kind() for f in slot.forms) for slot in self.slots)
+        # (slot, form, effect) of every damage aura, per side; empty tuples keep the battle path fast
+        self.auras = tuple(tuple((slot.index, i, form.sub) for slot in self.slots if slot.side == side
+                                 for i, form in enumerate(slot.forms) if form.sub_kind() == "type_damage_bonus")
+                           for side in (0, 1))
+        self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
 
     def reach_mask(self, start: int, mp: int, passable: int) -> int:
         """Nodes within `mp` steps of `start` (not `start`), expanding only through `passable` nodes.
