@@ -19,10 +19,11 @@ from toolkit.figure.engine.render_text import render_board
 
 RECORDS = Path(__file__).parent / "fixtures" / "records"
 # Golden records: replaying each must reach exactly this state (the engine's behaviour is pinned).
-# After a deliberate change, `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these.
+# Both include a Purple placement choice, a re-spin, an upgrade and module plays. After a deliberate change,
+# `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these hashes.
 GOLDEN = {
-    "chimera-seed-1.jsonl": "9bca18d8380f67a1bbc398687115576a",  # B by goal_capture, 212 turns (a choice, respin, upgrade, modules)
-    "duel-protocol-seed-5.jsonl": "c3dc1c14107ee112b5a1908e8780a6e7",  # B by goal_capture, 237 turns (the same kinds)
+    "chimera-seed-1.jsonl": "9bca18d8380f67a1bbc398687115576a",  # B by goal capture, 212 turns
+    "duel-protocol-seed-5.jsonl": "c3dc1c14107ee112b5a1908e8780a6e7",  # B by goal capture, 237 turns
 }
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 
