@@ -151,3 +151,12 @@ def test_bundled_units_not_simulated_are_exactly_these():
         "duel-protocol": ["m-490: the effect of 'Conductor's Song'", "x-11: subroutine 'Toxic Feedback'",
                           "z-0: subroutine 'Overclock Core'"],
     }
+
+
+def test_odds_count_a_units_own_damage_aura():
+    from toolkit.battle import setup_battle
+
+    database = next(load_database(ds) for ds in find_datasets(None)[0] if ds.theme_id == "duel-protocol")
+    setup = setup_battle(database, "m-490", "sq-7", module_id="x-attack")
+    assert setup.attacker_side.damage_bonus == 50  # Conductor's Song (+20, M-490 is Hydro) and X Attack (+30)
+    assert setup_battle(database, "sq-7", "m-490").defender_side.damage_bonus == 20

@@ -52,6 +52,14 @@ def _module_effects(module: Module) -> dict[str, object]:
     raise UsageError(f"module '{module.id}' ({effect.kind}) does not change a battle's odds")
 
 
+def own_aura(unit: Unit) -> int:
+    """A unit's own structured damage aura that covers itself (M-490: 'your Hydro-type units deal +20')."""
+    effect = unit.subroutine.effect if unit.subroutine is not None else None
+    if effect is None or effect.kind != "type_damage_bonus" or effect.others_only:
+        return 0
+    return effect.amount if set(unit.types) & set(effect.types) else 0
+
+
 def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
                  attacker_status: str | None = None, defender_status: str | None = None,
                  attacker_stage: int | None = None, defender_stage: int | None = None,
@@ -68,10 +76,13 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
     for stage in (attacker_stage, defender_stage):
         if stage is not None and not 0 <= stage <= 5:
             raise UsageError("an upgrade stage is 0 to 5")
+    attacker_extra = dict(extra)
+    bonus = attacker_extra.pop("damage_bonus", 0)
+    own = own_aura(attacker) + (bonus if isinstance(bonus, int) else 0)
     attacker_side = Side(attacker.disk, stages[attacker.id] if attacker_stage is None else attacker_stage,
-                         _status(database, attacker_status), **extra)
+                         _status(database, attacker_status), damage_bonus=own, **attacker_extra)
     defender_side = Side(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
-                         _status(database, defender_status))
+                         _status(database, defender_status), damage_bonus=own_aura(defender))
     return BattleSetup(attacker, defender, attacker_side, defender_side)
 
 
