@@ -22,8 +22,8 @@ RECORDS = Path(__file__).parent / "fixtures" / "records"
 # Both include a Purple placement choice, a re-spin, an upgrade and module plays. After a deliberate change,
 # `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these hashes.
 GOLDEN = {
-    "chimera-seed-1.jsonl": "9bca18d8380f67a1bbc398687115576a",  # B by goal capture, 212 turns
-    "duel-protocol-seed-5.jsonl": "c3dc1c14107ee112b5a1908e8780a6e7",  # B by goal capture, 237 turns
+    "chimera-seed-1.jsonl": "5afa716ebff774c6b5aac60a43d95e28",  # B by goal capture, 212 turns
+    "duel-protocol-seed-5.jsonl": "824f4a8d5bfcdf379450efc729201270",  # B by goal capture, 237 turns
 }
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 

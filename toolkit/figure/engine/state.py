@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from array import array
 from fractions import Fraction
 from typing import Any, NamedTuple, cast
 
@@ -423,11 +424,7 @@ class GameState:
             else:
                 continue
             if found:
-                row = game.move_actions[slot]
-                while found:
-                    low = found & -found
-                    actions.append(row[low.bit_length() - 1])
-                    found ^= low
+                actions += game.moves_to(slot, found)
         return actions + wakes if wakes else actions
 
     def _module_actions(self) -> list:
@@ -517,7 +514,7 @@ class GameState:
             self._shared = False
         seen = self.history.get(key, 0) + 1
         self.history[key] = seen
-        digest = int.from_bytes(hashlib.blake2b(repr(key).encode("ascii"), digest_size=8).digest(), "little")
+        digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
         self.seen = (self.seen + digest) & DIGEST_MASK
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)

@@ -96,6 +96,7 @@ class Game:
         self.full_mask = (1 << len(self.node_names)) - 1
         self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
         self._reach: dict[tuple[int, int, int], int] = {}
+        self._moves: dict[tuple[int, int], tuple[Action, ...]] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
         self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
@@ -106,6 +107,18 @@ class Game:
                                  for i, form in enumerate(slot.forms) if form.sub_kind() == "type_damage_bonus")
                            for side in (0, 1))
         self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
+
+    def moves_to(self, slot: int, found: int) -> tuple[Action, ...]:
+        """The MOVE actions of `slot` to the nodes of a mask, in node order (cached: masks recur)."""
+        key = (slot, found)
+        actions = self._moves.get(key)
+        if actions is None:
+            row = self.move_actions[slot]
+            actions = tuple(row[n] for n in range(len(row)) if found >> n & 1)
+            if len(self._moves) > REACH_CACHE_LIMIT:
+                self._moves.clear()
+            self._moves[key] = actions
+        return actions
 
     def reach_mask(self, start: int, mp: int, passable: int) -> int:
         """Nodes within `mp` steps of `start` (not `start`), expanding only through `passable` nodes.
