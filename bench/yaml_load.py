@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from toolkit import yamlsource
-from toolkit.importer import read_csv, write_project
+from toolkit.figure.importer import read_csv, write_project
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cards400 import generated_unit  # noqa: E402  (bench/ is not a package)

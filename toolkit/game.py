@@ -74,6 +74,29 @@ class Report:
 
 
 Advance = Callable[[str], None]  # a progress callback: one call per step, with a label
+Show = Callable[[str], None]  # print one line for the person at the terminal
+# choose(board and prompt lines, option labels) -> index of the chosen option; raises to stop the game
+Choose = Callable[[list[str], list[str]], int]
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """`duelkit play`: which squads, who plays each side, the seed for every spin."""
+
+    squad_a: str
+    squad_b: str
+    players: tuple[str, str]
+    seed: int
+    first: str | None  # "A", "B" or None for a seeded spin
+    data: str | None  # the data folder, as the game record should name it
+
+
+@dataclass
+class ReplayResult:
+    """`duelkit replay`: what to print, and where the record stops agreeing with the rules."""
+
+    lines: list[str] = field(default_factory=list)
+    divergence: str | None = None  # "LINE: message"
 
 
 class Game(ABC):
@@ -130,6 +153,21 @@ class Game(ABC):
         """Every unit against every unit: the balance report."""
         del data, paper
         raise NotApplicable(self.why_not("balance"))
+
+    def squad_ids(self, data: GameData) -> list[str]:
+        """The squads (teams) the data holds, for games that have them."""
+        del data
+        return []
+
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose) -> str:
+        """Play one game to its end; returns its record (JSON lines)."""
+        del data, request, show, choose
+        raise NotApplicable(self.why_not("play"))
+
+    def replay(self, data: GameData, record: str, turn: int | None) -> ReplayResult:
+        """Re-check a game record against the rules."""
+        del data, record, turn
+        raise NotApplicable(self.why_not("replay"))
 
     def project_folders(self) -> list[tuple[str, str]]:
         """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""

@@ -61,6 +61,8 @@ CODES: dict[str, str] = {
     "B001": "board check failed",
     # rendering
     "R001": "text does not fit its box",
+    # the figure engine
+    "N001": "effect text the engine does not simulate (warning)",
     # sword-duel data
     "T001": "draft does not have exactly 10 technique cards",
     "T002": "draft names an unknown technique",

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.game import Game, GameData, NotApplicable, Where
-from toolkit.problems import UsageError, sorted_problems
+from toolkit.problems import DuelkitError, UsageError, sorted_problems
 from toolkit.registry import discover, game_ids
 from toolkit.report import format_text, summary
 
@@ -32,6 +32,23 @@ def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
         return Path(args.out)
     root = (args.data_dir / "output") if args.data_dir else Path("output")
     return root / subfolder if subfolder else root
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write beside the target, then rename: never a half-written file."""
+    import os
+    import tempfile
+
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder '{folder}' does not exist")
+    try:
+        handle, tmp = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def output_folder(args: argparse.Namespace, subfolder: str, names: list[str]) -> OutputFolder:

@@ -1,0 +1,1 @@
+"""The figure duel (duel-protocol and chimera): one rules engine, two themes."""

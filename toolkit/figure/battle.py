@@ -74,6 +74,14 @@ def _module_effects(module: Module) -> ModuleEffect:
     raise UsageError(f"module '{module.id}' ({effect.kind}) does not change a battle's odds")
 
 
+def own_aura(unit: Unit) -> int:
+    """A unit's own structured damage aura that covers itself (M-490: 'your Hydro-type units deal +20')."""
+    effect = unit.subroutine.effect if unit.subroutine is not None else None
+    if effect is None or effect.kind != "type_damage_bonus" or effect.others_only:
+        return 0
+    return effect.amount if set(unit.types) & set(effect.types) else 0
+
+
 def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
                  attacker_status: str | None = None, defender_status: str | None = None,
                  attacker_stage: int | None = None, defender_stage: int | None = None,
@@ -96,10 +104,10 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
         if stage is not None and not 0 <= stage <= 5:
             raise UsageError("an upgrade stage is 0 to 5")
     attacker_side = Side(attacker.disk, stages[attacker.id] if attacker_stage is None else attacker_stage,
-                         _status(database, attacker_status), damage_bonus=extra.damage_bonus,
+                         _status(database, attacker_status), damage_bonus=own_aura(attacker) + extra.damage_bonus,
                          star_bonus=extra.star_bonus, respin=extra.respin)
     defender_side = Side(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
-                         _status(database, defender_status))
+                         _status(database, defender_status), damage_bonus=own_aura(defender))
     return BattleSetup(attacker, defender, attacker_side, defender_side, database.theme)
 
 

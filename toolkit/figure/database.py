@@ -19,6 +19,7 @@ from toolkit.figure.model import Module, Segment, Squad, Unit
 from toolkit.figure.rules.board import Board, check_board
 from toolkit.figure.rules.disk import check_disk
 from toolkit.figure.rules.roster import squad_findings, upgrade_cycles
+from toolkit.figure.simulated import unsimulated_texts
 from toolkit.figure.theme import Theme, load_theme, theme_ids
 from toolkit.loading import (
     PROJECT_FILE,
@@ -176,6 +177,12 @@ def _check_units(db: Database) -> None:
     for uid, entry in db.units.items():
         unit = entry.value
         db.problems.extend(_disk_problems(db, entry.source, entry.data, f"unit '{uid}'", unit.disk))
+        for loc, what in unsimulated_texts(unit):
+            db.problems.append(entry.source.problem(
+                "N001", locate(entry.data, loc), f"unit '{uid}': {what} is not simulated by the game engine",
+                hint="it is printed, but `duelkit play` and simulations ignore it; give it a structured "
+                     "`board_effect:`/`inflicts:` (segments) or `effect:` (subroutines) where the vocabulary has one",
+                severity=Severity.WARNING))
         if unit.upgrades_to is not None and unit.upgrades_to not in db.units:
             close = difflib.get_close_matches(unit.upgrades_to, list(db.units), n=1)
             db.problems.append(entry.source.problem(

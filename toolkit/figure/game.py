@@ -12,7 +12,19 @@ from pathlib import Path
 
 from toolkit.figure.database import Database, bundled_dataset, load_board, load_database, project_dataset
 from toolkit.figure.theme import load_theme
-from toolkit.game import Advance, Game, GameData, OddsRequest, Output, Report, Where
+from toolkit.game import (
+    Advance,
+    Choose,
+    Game,
+    GameData,
+    OddsRequest,
+    Output,
+    PlayRequest,
+    ReplayResult,
+    Report,
+    Show,
+    Where,
+)
 from toolkit.kit.component import Component
 from toolkit.paths import DEFAULT_BOARD
 from toolkit.problems import Problem, UsageError
@@ -37,7 +49,8 @@ def _database(data: GameData) -> Database:
 class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
-    commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new"})
+    commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "play",
+                          "replay"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
@@ -143,6 +156,19 @@ class FigureGame(Game):
 
     def has_units(self, data: GameData, unit_ids: list[str]) -> bool:
         return all(uid in _database(data).units for uid in unit_ids)
+
+    def squad_ids(self, data: GameData) -> list[str]:
+        return sorted(_database(data).squads)
+
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose) -> str:
+        from toolkit.figure.session import play
+
+        return play(_database(data), request, show, choose)
+
+    def replay(self, data: GameData, record: str, turn: int | None) -> ReplayResult:
+        from toolkit.figure.session import replay_record
+
+        return replay_record(_database(data), record, turn)
 
     def odds(self, data: GameData, request: OddsRequest) -> str:
         from toolkit.figure.battle import compute, odds_json, odds_text, setup_battle

@@ -41,6 +41,44 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+class PushOpponentEffect(_Frozen):
+    """Won with this Purple move: the battle opponent (with `any_adjacent`, any opposing unit next to
+    this unit) is moved to a free node next to it, chosen by this unit's owner."""
+
+    kind: Literal["push_opponent"]
+    any_adjacent: bool = False
+
+
+class MoveSelfEffect(_Frozen):
+    """Won with this Purple move: this unit moves along routes, not through units, to a free node
+    up to `steps` away (exactly `steps` with `exact`), or next to the battle opponent with `beside_opponent`."""
+
+    kind: Literal["move_self"]
+    steps: Annotated[StrictInt, Field(ge=1, le=3)] = 1
+    exact: bool = False
+    beside_opponent: bool = False
+
+
+class MoveAllyEffect(_Frozen):
+    """Won with this Purple move: the owner may move one other own field unit (of `types`, when given)
+    up to `steps` along routes, not through units."""
+
+    kind: Literal["move_ally"]
+    steps: Annotated[StrictInt, Field(ge=1, le=3)] = 1
+    types: tuple[Slug, ...] = ()
+
+
+class SwapWithOpponentEffect(_Frozen):
+    """Won with this Purple move: this unit and the battle opponent swap places."""
+
+    kind: Literal["swap_with_opponent"]
+
+
+BoardEffect = Annotated[
+    PushOpponentEffect | MoveSelfEffect | MoveAllyEffect | SwapWithOpponentEffect, Field(discriminator="kind")]
+BOARD_EFFECT_KINDS = ("push_opponent", "move_self", "move_ally", "swap_with_opponent")
+
+
 class Segment(_Frozen):
     """One wedge of a Data Disk. Which optional fields a colour allows is checked in rules.disk."""
 
@@ -51,11 +89,57 @@ class Segment(_Frozen):
     stars: Annotated[StrictInt, Field(ge=1, le=4)] | None = None
     effect: Text | None = None
     inflicts: Slug | None = None
+    board_effect: BoardEffect | None = None  # what the engine executes of `effect` besides `inflicts`
+
+
+class RemovedFromDuelEffect(_Frozen):
+    """Deactivated, this unit leaves the duel instead of going to the Repair Bay."""
+
+    kind: Literal["removed_from_duel"]
+
+
+class TypeDamageBonusEffect(_Frozen):
+    """While this unit is on the field, own field units of `types` deal `amount` more damage in battle
+    (`adjacent_amount` instead while next to this unit; `others_only`: not this unit itself)."""
+
+    kind: Literal["type_damage_bonus"]
+    types: Annotated[tuple[Slug, ...], Field(min_length=1)]
+    amount: Annotated[StrictInt, Field(ge=1, le=200)]
+    adjacent_amount: Annotated[StrictInt, Field(ge=1, le=200)] | None = None
+    others_only: bool = False
+
+
+class ClearAdjacentStatusEffect(_Frozen):
+    """Activated in the Subroutine Phase, once per duel: an own unit next to this one loses its status."""
+
+    kind: Literal["clear_adjacent_status"]
+    ends_turn: bool = True
+
+
+class ClearHangarWaitEffect(_Frozen):
+    """Activated in the Subroutine Phase, once per duel: an own unit in the Hangar loses its Wait."""
+
+    kind: Literal["clear_hangar_wait"]
+    ends_turn: bool = False
+
+
+class ImmovableEffect(_Frozen):
+    """The opponent's Purple moves cannot move this unit (push or swap)."""
+
+    kind: Literal["immovable"]
+
+
+SubroutineEffect = Annotated[
+    RemovedFromDuelEffect | TypeDamageBonusEffect | ClearAdjacentStatusEffect | ClearHangarWaitEffect
+    | ImmovableEffect, Field(discriminator="kind")]
+SUBROUTINE_EFFECT_KINDS = ("removed_from_duel", "type_damage_bonus", "clear_adjacent_status", "clear_hangar_wait",
+                           "immovable")
 
 
 class Subroutine(_Frozen):
     name: ShortText
     text: Text
+    effect: SubroutineEffect | None = None  # what the engine executes; the text is what is printed
 
 
 class Unit(_Frozen):

@@ -114,7 +114,7 @@ REQUIRED_FIELDS: dict[Color, tuple[str, ...]] = {
 }
 ALLOWED_FIELDS: dict[Color, tuple[str, ...]] = {
     Color.WHITE: ("damage", "effect"), Color.GOLD: ("damage", "effect"),
-    Color.PURPLE: ("stars", "effect", "inflicts"), Color.BLUE: ("effect",), Color.RED: (),
+    Color.PURPLE: ("stars", "effect", "inflicts", "board_effect"), Color.BLUE: ("effect",), Color.RED: (),
 }
 
 
@@ -149,12 +149,13 @@ def check_disk(disk: Sequence[Segment]) -> list[DiskFinding]:
                 findings.append(DiskFinding(
                     "D003", f"{color.value} segment '{segment.move}' needs `{name}`", index, None,
                     hint=f"add `{name}:` to this segment"))
-        for name in ("damage", "stars", "effect", "inflicts"):
+        for name in ("damage", "stars", "effect", "inflicts", "board_effect"):
             if getattr(segment, name) is not None and name not in ALLOWED_FIELDS[color]:
-                code = "D005" if name == "inflicts" else "D002"
+                code = "D005" if name in ("inflicts", "board_effect") else "D002"
                 findings.append(DiskFinding(
                     code, f"a {color.value} segment cannot have `{name}`", index, name,
-                    hint="only Purple segments inflict statuses" if name == "inflicts" else
+                    hint="only Purple segments inflict statuses or move units" if name in ("inflicts", "board_effect")
+                    else
                     f"{color.value} segments allow: {', '.join(ALLOWED_FIELDS[color]) or 'no extra fields'}"))
         if segment.stars == 4:
             findings.append(DiskFinding(

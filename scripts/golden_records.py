@@ -1,0 +1,28 @@
+"""Regenerate the golden game records of tests/test_engine_records.py and print their final state hashes.
+
+Run after a deliberate change of the engine's behaviour or of the bundled data, then paste the hashes
+into GOLDEN in the test (a change nobody meant shows up as a failing golden replay instead).
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.test_engine_records import GOLDEN, RECORDS, recorded_game
+from toolkit.figure.database import find_datasets, load_database
+
+
+def main() -> None:
+    databases = {ds.theme_id: load_database(ds) for ds in find_datasets(None)[0]}
+    RECORDS.mkdir(parents=True, exist_ok=True)
+    for name in sorted(GOLDEN):
+        theme, seed = name.removesuffix(".jsonl").rsplit("-seed-", 1)
+        text = recorded_game(databases, theme, int(seed))
+        (RECORDS / name).write_text(text, encoding="utf-8")
+        result = json.loads(text.splitlines()[-1])["result"]
+        print(f'    "{name}": "{result["state_hash"]}",  # {result["winner"]} by {result["reason"]}, '
+              f'{result["turns"]} turns')
+
+
+if __name__ == "__main__":
+    main()

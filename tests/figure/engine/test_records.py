@@ -1,0 +1,151 @@
+"""Game records, replay checking, the text board, and the play/replay commands."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolkit.cli import main
+from toolkit.figure.database import find_datasets, load_database
+from toolkit.figure.engine import GameState, build_game
+from toolkit.figure.engine.play import play_out, random_player
+from toolkit.figure.engine.record import Recorder, RecordError, make_header, parse_record, replay
+from toolkit.figure.engine.render_text import render_board
+
+RECORDS = Path(__file__).parents[2] / "fixtures" / "records"
+# Golden records: replaying each must reach exactly this state (the engine's behaviour is pinned).
+# Both include a Purple placement choice, a re-spin, an upgrade and module plays. After a deliberate change,
+# `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these hashes.
+GOLDEN = {
+    "chimera-seed-1.jsonl": "5afa716ebff774c6b5aac60a43d95e28",  # B by goal capture, 212 turns
+    "duel-protocol-seed-5.jsonl": "824f4a8d5bfcdf379450efc729201270",  # B by goal capture, 237 turns
+}
+MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
+
+
+@pytest.fixture(scope="module")
+def databases():
+    return {ds.theme_id: load_database(ds) for ds in find_datasets(None)[0]}
+
+
+def recorded_game(databases, theme: str, seed: int) -> str:
+    game = build_game(*MATCHES[theme], databases[theme])
+    rng = random.Random(seed)
+    first = rng.randrange(2)
+    recorder = Recorder(make_header(game, data=None, seed=seed, players=["random", "random"], first=first))
+    state = play_out(GameState.initial(game, first), (random_player, random_player), rng, recorder.on_step)
+    recorder.finish(state)
+    return recorder.text()
+
+
+@pytest.mark.parametrize(("name", "pinned"), sorted(GOLDEN.items()))
+def test_golden_records_replay_to_their_pinned_state(databases, name, pinned):
+    record = parse_record((RECORDS / name).read_text(encoding="utf-8"))
+    game = build_game(*record.header["squads"], databases[record.header["theme"]])
+    assert game.data_hash == record.header["data_hash"]
+    result = replay(record, game)
+    assert result.divergence is None
+    assert result.result_matches is True
+    assert result.state.state_hash() == pinned
+
+
+def test_a_recorded_game_replays_and_the_same_seed_gives_the_same_record(databases):
+    text = recorded_game(databases, "chimera", 3)
+    assert text == recorded_game(databases, "chimera", 3)
+    record = parse_record(text)
+    game = build_game(*MATCHES["chimera"], databases["chimera"])
+    result = replay(record, game)
+    assert result.divergence is None and result.result_matches
+    assert result.checked == len(record.lines)
+
+
+def test_replay_reports_the_first_divergence_with_its_line(databases):
+    lines = recorded_game(databases, "duel-protocol", 4).splitlines()
+    index = next(i for i, line in enumerate(lines) if '"action"' in line and '"move"' in line and i > 10)
+    row = json.loads(lines[index])
+    row["action"] = {"kind": "upgrade", "unit": row["action"]["unit"]}  # never legal in the move phase
+    lines[index] = json.dumps(row)
+    record = parse_record("\n".join(lines))
+    game = build_game(*MATCHES["duel-protocol"], databases["duel-protocol"])
+    result = replay(record, game)
+    assert result.divergence is not None and result.divergence.line == index + 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "empty"),
+    ("not json\n", "line 1: not JSON"),
+    ('{"record": "something-else"}\n', "not a duelkit game record"),
+    ('{"record": "duelkit-game-record", "version": 99}\n', "version 99"),
+    ('{"record": "duelkit-game-record", "version": 1, "theme": "chimera"}\n', "needs 'squads'"),
+    ("[1, 2]\n", "expected a JSON object"),
+])
+def test_bad_records_are_located_errors(text, message):
+    with pytest.raises(RecordError, match=message):
+        parse_record(text)
+
+
+def test_text_board_shows_units_zones_and_statuses(databases):
+    game = build_game(*MATCHES["chimera"], databases["chimera"])
+    state = GameState.initial(game, 0)
+    board = render_board(state)
+    assert "Ga" in board and "Eb" in board and "Bench: A1 A2 A3 A4 A5 A6" in board
+    assert "A1 t-grm 3 MP: Bench" in board
+
+
+# ---- the command line --------------------------------------------------------------------------------------
+
+
+def test_play_random_against_random_writes_a_record_that_replays(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    code = main(["play", "attrition-lock", "grid-surge", "--players", "random,random", "--seed", "9",
+                 "--record", str(record)])
+    out = capsys.readouterr().out
+    assert code == 0 and "wins by" in out or "draw by" in out
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "matches the record" in out
+    assert main(["replay", str(record), "--turn", "3"]) == 0
+    assert "the board at the start of turn 3" in capsys.readouterr().out
+
+
+def test_a_human_plays_by_number_from_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\nabc\n1\nq\n"))
+    code = main(["play", "hydro-conductor", "malfunction-cascade", "--seed", "1", "--first", "A"])
+    captured = capsys.readouterr()
+    assert code == 1 and "stopped by the player" in captured.err
+    assert "  1. deploy A1 m-490 to r4c0" in captured.out
+    assert "'abc' is not a number" in captured.out
+    assert "B: " in captured.out  # the random opponent's move is shown
+
+
+def test_play_and_replay_bad_input_is_a_clear_error(tmp_path, capsys):
+    assert main(["play", "nope", "grid-surge", "--players", "random,random"]) == 2
+    assert "no game in the bundled data has both squads" in capsys.readouterr().err
+    assert main(["play", "attrition-lock", "grid-surge", "--players", "random,robot"]) == 2
+    assert "--players takes two of" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\xff\xfe")
+    assert main(["replay", str(bad)]) == 1
+    assert "not UTF-8" in capsys.readouterr().err
+    bad.write_text('{"record": "duelkit-game-record"', encoding="utf-8")
+    assert main(["replay", str(bad)]) == 1
+    assert "line 1: not JSON" in capsys.readouterr().err
+
+
+def test_replay_of_a_diverging_record_exits_non_zero_with_the_line(tmp_path, capsys):
+    record = tmp_path / "game.jsonl"
+    assert main(["play", "hydro-conductor", "malfunction-cascade", "--players", "random,random", "--seed", "2",
+                 "--record", str(record)]) == 0
+    lines = record.read_text(encoding="utf-8").splitlines()
+    index = next(i for i, line in enumerate(lines) if '"spin"' in line)
+    lines[index] = lines[index].replace('"segment": ', '"segment": 9')
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 1
+    assert f"game.jsonl:{index + 1}: the record diverges" in capsys.readouterr().err

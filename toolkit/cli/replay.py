@@ -1,0 +1,79 @@
+"""`duelkit replay`: re-check a game record against the rules and print the board."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, err, out
+from toolkit.cli.play import find_squads
+from toolkit.problems import DuelkitError, UsageError
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # a 300-turn game is about 100 KB; anything far larger is not a record
+
+
+def add_parser(commands: Any) -> None:
+    again = commands.add_parser(
+        "replay", help="re-check a game record and print the board",
+        description="Re-check every line of a game record written by `duelkit play --record` (or "
+                    "`simulate`). Example: duelkit replay game.jsonl --turn 12")
+    again.add_argument("file", type=Path, metavar="FILE", help="the game record (JSON lines)")
+    again.add_argument("--turn", type=int, metavar="N", help="show the board at the start of turn N")
+    again.add_argument("--data", type=Path, metavar="DATA_DIR", help="the data the game was played with "
+                       "(default: as the record says)")
+    again.set_defaults(run=run)
+
+
+def _read(path: Path) -> str:
+    if not path.is_file():
+        raise UsageError(f"record file '{path}' does not exist or is not a file")
+    try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise DuelkitError(f"{path}: {path.stat().st_size} bytes is too large for a game record")
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise DuelkitError(f"{path}: not a game record (not UTF-8 text)") from None
+    except OSError as exc:
+        raise DuelkitError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _header(path: Path, text: str) -> tuple[list[str], str | None]:
+    """The squads and data folder the record's first line names."""
+    first = text.split("\n", 1)[0]
+    try:
+        header = json.loads(first)
+    except ValueError as exc:
+        raise DuelkitError(f"{path}: line 1: not JSON ({exc}); a game record starts with its JSON header") from None
+    try:
+        squads = header["squads"]
+        data = header.get("data")
+        if not (isinstance(squads, list) and len(squads) == 2 and all(isinstance(s, str) for s in squads)):
+            raise TypeError
+        if data is not None and not isinstance(data, str):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise DuelkitError(f"{path}:1: not a game record (the first line must be its JSON header with "
+                           "`squads`)") from None
+    return squads, data
+
+
+def run(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    if args.turn is not None and args.turn < 1:
+        raise UsageError("--turn is a turn number from 1")
+    text = _read(path)
+    squads, recorded = _header(path, text)
+    data_dir = args.data if args.data is not None else (None if recorded is None else Path(recorded))
+    game, data = find_squads(data_dir, squads, "replay")
+    try:
+        result = game.replay(data, text, args.turn)
+    except DuelkitError as exc:
+        raise DuelkitError(f"{path}: {exc}") from None
+    for line in result.lines:
+        out(line)
+    if result.divergence is not None:
+        err(f"{path}:{result.divergence}")
+        return EXIT_PROBLEMS
+    return EXIT_OK

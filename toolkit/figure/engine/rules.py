@@ -1,0 +1,140 @@
+"""Rulings where the specs are silent or disagree: one frozen `Rules` value, each field a named switch.
+
+Every field has a default, the source of that default and the alternative a designer may try; the
+table `RULINGS` says so in words (the engine package docstring and DESIGN.md list the same). A game
+record stores `Rules.as_dict()` so a replay uses the rulings the game was played with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from toolkit.problems import DuelkitError
+
+
+class RulesError(DuelkitError):
+    """A rules switch with an unknown name or a value it does not accept."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    surround_order: str = "enemies_first"
+    goal_capture_by: str = "own_move"
+    lockout: str = "no_move_at_turn_start"
+    wait_counts: str = "owner_turns"
+    turn_limit: int = 300
+    turn_limit_result: str = "draw"
+    repetition_limit: int = 3
+    upgrade_offer: str = "after_battle_knockout"
+    reset_form_on_deactivation: bool = True
+    min_mp: int = 1
+    both_confused: str = "attacker_first"
+    paralysis_tie: str = "first_in_wheel_order"
+    sleeper_passable: str = "theme_table"
+    attacked_sleeper_spins: bool = False
+    respin_holder: str = "attacker"
+    surround_after: str = "any_position_change"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a record or the command line; unknown names and bad values are RulesError."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name not in known:
+                raise RulesError(f"unknown rules switch '{name}'; known: {', '.join(sorted(known))}")
+            values[name] = value
+        rules = cls(**values)
+        rules.check()
+        return rules
+
+    def check(self) -> None:
+        for name, ruling in RULINGS.items():
+            value = getattr(self, name)
+            if isinstance(ruling.default, bool):
+                if not isinstance(value, bool):
+                    raise RulesError(f"rules switch '{name}' is true or false, not {value!r}")
+            elif isinstance(ruling.default, int):
+                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
+                    raise RulesError(f"rules switch '{name}' is a whole number from 1 to 100000, not {value!r}")
+            elif value not in ruling.choices:
+                raise RulesError(f"rules switch '{name}' is one of {', '.join(ruling.choices)}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Ruling:
+    default: Any
+    source: str
+    alternative: str
+    choices: tuple[str, ...] = ()
+
+
+RULINGS: dict[str, Ruling] = {
+    "surround_order": Ruling(
+        "enemies_first", "shared DESIGN section 2 (Turn): enemies are removed first, then the mover's side is "
+        "re-checked, so a unit freed by those removals survives",
+        "simultaneous: both sides judged on one snapshot", ("enemies_first", "simultaneous")),
+    "goal_capture_by": Ruling(
+        "own_move", "specs 000 2.1 / 001 1.1 ('moves one of their units onto the Goal Point')",
+        "any_placement: a swap or a Purple push/move onto the enemy goal also wins", ("own_move", "any_placement")),
+    "lockout": Ruling(
+        "no_move_at_turn_start", "specs 000 2.1 / 001 1.1 (System Lockout: no legal move at the start of the turn; "
+        "modules and subroutines are not counted)",
+        "off: a player with no move passes the turn", ("no_move_at_turn_start", "off")),
+    "wait_counts": Ruling(
+        "owner_turns", "spec 000 2.6 ('cannot select it for movement on their next turn')",
+        "all_turns: Wait also counts down on the opponent's turns", ("owner_turns", "all_turns")),
+    "turn_limit": Ruling(
+        300, "specs silent (the original ends on the 5-minute clocks); 300 turns in all",
+        "any whole number of turns"),
+    "turn_limit_result": Ruling(
+        "draw", "specs silent: a game stopped by the turn limit is a draw ('turn limit')",
+        "fewer_units_lost: the side with more units on the field and in the Hangar wins",
+        ("draw", "fewer_units_lost")),
+    "repetition_limit": Ruling(
+        3, "specs silent; chess's threefold repetition (same position, same player to move) is a draw",
+        "any whole number of repetitions"),
+    "upgrade_offer": Ruling(
+        "after_battle_knockout", "spec 000 3.6 ('after the base-form unit Deactivates an opposing unit'): offered "
+        "when a form that has an upgrade Deactivates an enemy in battle",
+        "never: upgrades are switched off", ("after_battle_knockout", "never")),
+    "reset_form_on_deactivation": Ruling(
+        True, "specs silent; statuses clear on Deactivation (Table 2.2 notes), and so does the upgrade",
+        "false: an upgraded unit keeps its form through the Repair Bay"),
+    "min_mp": Ruling(
+        1, "specs 'MP typically 1 to 3'; S-TRM's text '(to a minimum of 1)'; a first-turn 1 MP unit may still deploy",
+        "any whole number"),
+    "both_confused": Ruling(
+        "attacker_first", "specs silent: the attacker's self-hit spin comes first; if it hits itself the battle is "
+        "over before the defender spins (as `duelkit odds` computes)",
+        "defender_first", ("attacker_first", "defender_first")),
+    "paralysis_tie": Ruling(
+        "first_in_wheel_order", "repo DESIGN (Rules: Paralysis): the largest non-Miss segment, the first on a tie",
+        "(no other value yet; toolkit.figure.rules.disk.largest_non_miss decides)", ("first_in_wheel_order",)),
+    "sleeper_passable": Ruling(
+        "theme_table", "each theme's Table 2.2: duel-protocol's Standby Mode 'can be moved past by opposing units'; "
+        "chimera's Sleep blocks like any unit", "never: a sleeping unit blocks; always: anyone may pass it",
+        ("theme_table", "never", "always")),
+    "attacked_sleeper_spins": Ruling(
+        False, "shared DESIGN section 6: duel-protocol's Sleep/Frozen unit counts as a Miss in the battle that "
+        "cures it", "true: the attack cures it first and it spins normally"),
+    "respin_holder": Ruling(
+        "attacker", "repo DESIGN (Odds): modules are played on one's own turn, so only the attacker's owner may "
+        "re-spin", "either: the defender's owner may also spend a re-spin module", ("attacker", "either")),
+    "surround_after": Ruling(
+        "any_position_change", "specs 000 2.7 / 001 2.4 ('if it becomes surrounded'): checked after every move, "
+        "swap, push or Purple move", "move_only: only the turn's move triggers a surround",
+        ("any_position_change", "move_only")),
+}
+
+RULES_DEFAULT = Rules()
+
+
+def rulings_table() -> list[tuple[str, Any, str, str]]:
+    """(name, default, source, alternative) for every switch, in declaration order."""
+    return [(f.name, RULINGS[f.name].default, RULINGS[f.name].source, RULINGS[f.name].alternative)
+            for f in fields(Rules)]

@@ -1,0 +1,231 @@
+"""What never changes during a game, compiled once: the board as integer nodes with tuple adjacency,
+each unit slot's upgrade forms, the squads' modules, and a cache of spin tables per disk variant.
+
+A `GameState` holds only small lists of ints and points at one `Game`; everything derived from the
+unit data is looked up here, so cloning a state never copies it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from toolkit.figure.engine import effects
+from toolkit.figure.engine.actions import MOVE, Action
+from toolkit.figure.engine.rules import Rules
+from toolkit.figure.model import Color, Module, Segment, Unit
+from toolkit.figure.rules.board import Board
+from toolkit.figure.rules.disk import Disk, with_upgrade
+from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.rules.status import STATUS_IDS, StatusRule
+from toolkit.figure.theme import Theme
+
+HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board node
+SIDE_NAMES = ("A", "B")
+REMOVED_FROM_DUEL = "removed_from_duel"
+REACH_CACHE_LIMIT = 500_000
+ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One form in a slot's upgrade chain, with its upgrade bonus already on the disk."""
+
+    unit: Unit
+    stage: int
+    disk: Disk
+
+    @property
+    def mp(self) -> int:
+        return self.unit.mp
+
+    @property
+    def sub(self) -> Any:
+        """The structured subroutine effect of this form (None: none, or text only)."""
+        return self.unit.subroutine.effect if self.unit.subroutine is not None else None
+
+    def sub_kind(self) -> str | None:
+        return None if self.sub is None else self.sub.kind
+
+
+@dataclass(frozen=True)
+class Slot:
+    index: int
+    side: int
+    label: str  # "A:sq-7": side and the squad's unit id (the base form), unique in a game
+    forms: tuple[Form, ...]
+
+
+@dataclass(frozen=True)
+class SpinTable:
+    """A disk variant: its segments (for resolve) and the exact chance of each segment index."""
+
+    segments: Disk
+    outcomes: tuple[tuple[int, Fraction], ...]
+    cumulative: tuple[int, ...]  # running sum of sizes, for sampling with one randrange
+
+
+@dataclass
+class Game:
+    theme: Theme
+    rules: Rules
+    board: Board
+    node_names: tuple[str, ...]
+    adj: tuple[tuple[int, ...], ...]
+    goals: tuple[int, int]
+    entries: tuple[tuple[int, ...], tuple[int, ...]]
+    slots: tuple[Slot, ...]
+    modules: tuple[tuple[Module, ...], tuple[Module, ...]]
+    squad_ids: tuple[str, str]
+    data_hash: str
+    status_rules: tuple[StatusRule | None, ...]  # index 0: no status; i: STATUS_IDS[i - 1]
+    miss_segment: Segment = field(init=False)
+    move_actions: tuple[tuple[Action, ...], ...] = field(init=False)
+    _tables: dict[tuple, SpinTable] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.miss_segment = Segment(move=self.theme.colors[Color.RED], color=Color.RED, size=1)
+        self.move_actions = tuple(tuple(Action(MOVE, s, n) for n in range(len(self.node_names)))
+                                  for s in range(len(self.slots)))
+        self.node_index = {name: i for i, name in enumerate(self.node_names)}
+        self.status_codes = {sid: i + 1 for i, sid in enumerate(STATUS_IDS)}
+        self.full_mask = (1 << len(self.node_names)) - 1
+        self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
+        self._reach: dict[tuple[int, int, int], int] = {}
+        self._moves: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
+        self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
+        self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
+        self.form_types = tuple(tuple(frozenset(f.unit.types) for f in slot.forms) for slot in self.slots)
+        self.sub_kinds = tuple(tuple(f.sub_kind() for f in slot.forms) for slot in self.slots)
+        # (slot, form, effect) of every damage aura, per side; empty tuples keep the battle path fast
+        self.auras = tuple(tuple((slot.index, i, form.sub) for slot in self.slots if slot.side == side
+                                 for i, form in enumerate(slot.forms) if form.sub_kind() == "type_damage_bonus")
+                           for side in (0, 1))
+        self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
+
+    def moves_to(self, slot: int, found: int) -> tuple[Action, ...]:
+        """The MOVE actions of `slot` to the nodes of a mask, in node order (cached: masks recur)."""
+        key = (slot, found)
+        actions = self._moves.get(key)
+        if actions is None:
+            row = self.move_actions[slot]
+            actions = tuple(row[n] for n in range(len(row)) if found >> n & 1)
+            if len(self._moves) > REACH_CACHE_LIMIT:
+                self._moves.clear()
+            self._moves[key] = actions
+        return actions
+
+    def reach_mask(self, start: int, mp: int, passable: int) -> int:
+        """Nodes within `mp` steps of `start` (not `start`), expanding only through `passable` nodes.
+
+        The caller keeps the free ones. Only passable nodes closer than `mp` matter, so the cache key
+        keeps just those: a search revisits the same neighbourhoods constantly.
+        """
+        if mp <= 0:
+            return 0
+        balls = self.balls[start]
+        local = passable & balls[min(mp - 1, len(balls) - 1)]
+        key = (start, mp, local)
+        found = self._reach.get(key)
+        if found is not None:
+            return found
+        nbr = self.nbr_mask
+        seen = frontier = 1 << start
+        for _ in range(mp):
+            nxt = 0
+            while frontier:
+                low = frontier & -frontier
+                nxt |= nbr[low.bit_length() - 1]
+                frontier ^= low
+            nxt &= ~seen
+            seen |= nxt
+            frontier = nxt & local
+            if not frontier:
+                break
+        found = seen & ~(1 << start)
+        if len(self._reach) > REACH_CACHE_LIMIT:
+            self._reach.clear()
+        self._reach[key] = found
+        return found
+
+    @property
+    def variant(self) -> str:
+        return self.theme.status_variant
+
+    def spin_table(self, slot: int, form: int, status: int, damage: int, stars: int,
+                   segment_damage: tuple[int, ...] | None) -> SpinTable:
+        """The segments and exact chances of one disk variant, computed once per variant."""
+        key = (slot, form, status, damage, stars, segment_damage)
+        table = self._tables.get(key)
+        if table is None:
+            disk = effects.battle_disk(self.slots[slot].forms[form].disk, self.status_rules[status], damage, stars,
+                                       segment_damage, self.miss_segment.move)
+            total = sum(s.size for s in disk)
+            running = list(itertools.accumulate(s.size for s in disk))
+            table = SpinTable(disk, tuple((i, Fraction(s.size, total)) for i, s in enumerate(disk)), tuple(running))
+            self._tables[key] = table
+        return table
+
+
+def _balls(nbr_mask: tuple[int, ...], start: int) -> tuple[int, ...]:
+    """Masks of the nodes within distance 0, 1, 2, ... of `start`, up to the whole component."""
+    balls = [1 << start]
+    while True:
+        current = balls[-1]
+        grown = current
+        rest = current
+        while rest:
+            low = rest & -rest
+            grown |= nbr_mask[low.bit_length() - 1]
+            rest ^= low
+        if grown == current:
+            return tuple(balls)
+        balls.append(grown)
+
+
+def compile_board(board: Board) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[int, int],
+                                         tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Node names sorted, adjacency as sorted tuples of indices, goals and entries per side."""
+    names = tuple(sorted(board.nodes))
+    index = {name: i for i, name in enumerate(names)}
+    neighbours: list[set[int]] = [set() for _ in names]
+    for a, b in board.routes:
+        neighbours[index[a]].add(index[b])
+        neighbours[index[b]].add(index[a])
+    adj = tuple(tuple(sorted(n)) for n in neighbours)
+    goals = (index[board.goal("A")], index[board.goal("B")])
+    entries = (tuple(index[e] for e in board.entries("A")), tuple(index[e] for e in board.entries("B")))
+    return names, adj, goals, entries
+
+
+def upgrade_chain(units: dict[str, Unit], base_id: str) -> tuple[Unit, ...]:
+    chain = [units[base_id]]
+    while chain[-1].upgrades_to in units and len(chain) <= len(units):
+        chain.append(units[chain[-1].upgrades_to])  # type: ignore[index]
+    return tuple(chain)
+
+
+def data_hash(theme_id: str, board: Board, slots: tuple[Slot, ...],
+              modules: tuple[tuple[Module, ...], tuple[Module, ...]]) -> str:
+    """A hash of everything the game was played with: board, every form of every unit, every module."""
+    payload = {
+        "theme": theme_id,
+        "board": board.model_dump(mode="json"),
+        "units": [[form.unit.model_dump(mode="json", by_alias=True) for form in slot.forms] for slot in slots],
+        "modules": [[m.model_dump(mode="json") for m in side] for side in modules],
+    }
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+
+
+def side_of(slot: int) -> int:
+    return slot // SQUAD_UNITS
+
+
+def form_for(unit: Unit, stage: int) -> Form:
+    return Form(unit, stage, with_upgrade(unit.disk, stage))
