@@ -1,4 +1,4 @@
-"""Regenerate the golden game records of tests/test_engine_records.py and print their final state hashes.
+"""Regenerate the golden game records of tests/figure/engine/test_records.py and print their final state hashes.
 
 Run after a deliberate change of the engine's behaviour or of the bundled data, then paste the hashes
 into GOLDEN in the test (a change nobody meant shows up as a failing golden replay instead).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from tests.test_engine_records import GOLDEN, RECORDS, recorded_game
+from tests.figure.engine.test_records import GOLDEN, RECORDS, recorded_game
 from toolkit.figure.database import find_datasets, load_database
 
 

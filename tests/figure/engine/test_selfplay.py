@@ -1,6 +1,6 @@
 """OpenSpiel-style random simulation: thousands of seeded games, every invariant checked after every step.
 
-The normal suite plays a few dozen games; `DUELKIT_SELFPLAY_GAMES=10000 pytest tests/test_engine_selfplay.py`
+The normal suite plays a few dozen games; `DUELKIT_SELFPLAY_GAMES=10000 pytest tests/figure/engine/test_selfplay.py`
 plays that many (half per theme), a quarter of them under alternative rulings.
 """
 
