@@ -32,7 +32,8 @@ def sword_export_set(ctx: SwordContext) -> ExportSet:
     tokens: list[tuple[str, Token]] = []
     for row in token_rows(cuts):
         for token in row.tokens:
-            slug = _slug("token", token.kind, token.side, token.label)
+            label = _slug(token.label)
+            slug = _slug("token", token.kind, token.side, "" if label.startswith(token.kind) else label)
             if slug not in seen:
                 seen[slug] = 0
                 tokens.append((slug, token))
