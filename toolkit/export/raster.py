@@ -44,7 +44,7 @@ def png_bytes(image: Image.Image, dpi: float) -> bytes:
     info = PngImagePlugin.PngInfo()
     info.add(b"sRGB", SRGB_PERCEPTUAL)
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=6)
+    image.save(buffer, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=3)
     return buffer.getvalue()
 
 

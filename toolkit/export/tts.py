@@ -121,14 +121,25 @@ def compose(sheet: Sheet, images: dict[str, Image.Image], hidden: Image.Image) -
     return canvas
 
 
+def _piece_images(pieces: list[Piece], dpi: int, notes: list[str]) -> list[tuple[Image.Image, int]]:
+    """Each piece's image and DPI; pieces drawn alike share one PDF (fonts converted once)."""
+    used = [piece_dpi(piece, dpi) for piece in pieces]
+    for piece, value in zip(pieces, used, strict=True):
+        if value < dpi:
+            notes.append(f"'{piece.slug}' drawn at {value} DPI (not {dpi}) to stay within {MAX_SIDE} px a side")
+    images: list[tuple[Image.Image, int] | None] = [None] * len(pieces)
+    for key in sorted({(value, piece.round) for piece, value in zip(pieces, used, strict=True)}):
+        indexes = [i for i, piece in enumerate(pieces) if (used[i], piece.round) == key]
+        drawn = rasterise([pieces[i].page for i in indexes], key[0], transparent=key[1])
+        for i, image in zip(indexes, drawn, strict=True):
+            images[i] = (image, key[0])
+    return [image for image in images if image is not None]
+
+
 def _pieces(pieces: list[Piece], dpi: int, files: dict[str, bytes], notes: list[str], url_of: Any) -> list[dict]:
     objects: list[dict[str, Any]] = []
     token_x = {"A": -10.0, "B": -10.0, "": -10.0}
-    for piece in pieces:
-        used = piece_dpi(piece, dpi)
-        if used < dpi:
-            notes.append(f"'{piece.slug}' drawn at {used} DPI (not {dpi}) to stay within {MAX_SIDE} px a side")
-        image = rasterise([piece.page], used, transparent=piece.round)[0]
+    for piece, (image, used) in zip(pieces, _piece_images(pieces, dpi, notes), strict=True):
         name = f"{piece.slug}.png"
         files[name] = png_bytes(image, used)
         if piece.kind in ("board", "mat"):
