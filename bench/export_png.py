@@ -7,6 +7,7 @@ Usage: python bench/export_png.py [N] [--dpi D]
 from __future__ import annotations
 
 import os
+import resource
 import sys
 import time
 
@@ -36,7 +37,8 @@ def main() -> None:
     seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu
     megabytes = sum(len(data) for data in files.values()) / 1e6
     print(f"export_png cards={cards} dpi={dpi} seconds={seconds:.2f} per_card={seconds / cards * 1000:.1f}ms "
-          f"cpu_per_card={cpu_seconds / cards * 1000:.1f}ms cores_used=1 (single process) size={megabytes:.0f}MB")
+          f"cpu_per_card={cpu_seconds / cards * 1000:.1f}ms cores_used=1 (single process) size={megabytes:.0f}MB "
+          f"peak_rss_mb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}")
 
     found, _ = discover(None)
     for game, where in found:
@@ -45,7 +47,7 @@ def main() -> None:
         export = game.export_set(data)
         result = tts_files(export, game.kit_title(data), game.id, 300, lambda name: f"file:///tmp/{name}")
         seconds = time.perf_counter() - started
-        print(f"export_tts game={game.id} seconds={seconds:.2f} files={len(result.files)}")
+        print(f"export_tts game={game.id} seconds={seconds:.2f} files={len(result.files)} dpi=300")
 
 
 if __name__ == "__main__":

@@ -90,7 +90,7 @@ def test_each_card_id_shows_its_card(figure_tts) -> None:
             entry = entry_card["CustomDeck"][str(entry_card["CardID"] // 100)]
             sheet = _image(files, entry["FaceURL"])
             dpi = sheet_dpi(deck, sheets_of(deck), DPI)
-            alone = rasterise([with_bleed(card.page, KIT_BLEED, 0.0)], dpi)[0]
+            alone = next(rasterise([with_bleed(card.page, KIT_BLEED, 0.0)], dpi))
             cell = entry_card["CardID"] % 100
             row, col = divmod(cell, entry["NumWidth"])
             w, h = alone.size
@@ -136,11 +136,19 @@ def test_sheets_stay_within_4096_pixels(count: int, size: tuple[float, float]) -
         assert sheet.rows * math.ceil(size[1] / 25.4 * dpi) <= MAX_SIDE
 
 
-def test_the_command_uses_file_uris_and_says_when_it_lowers_the_dpi(capsys, tmp_path: Path) -> None:
+def test_a_deck_too_big_for_4096_px_is_drawn_at_a_lower_dpi_and_says_so(export_sets: dict[str, ExportSet]) -> None:
+    decks = [d for d in export_sets["sword-duel"].decks if d.name in ("technique", "action-a")]
+    result = tts_files(ExportSet(decks=decks), "t", "t", 400, _url)
+    # ten techniques and the hidden face: 4 x 3 cells, three 88.9 mm cards high in 4096 px
+    assert result.notes == ["deck 'technique' drawn at 389 DPI (not 400) so its sheet stays within 4096 px a side"]
+    with Image.open(io.BytesIO(result.files["deck-technique.png"])) as sheet:
+        assert max(sheet.size) <= MAX_SIDE and max(sheet.size) > MAX_SIDE - 50
+
+
+def test_the_command_uses_file_uris(capsys, tmp_path: Path) -> None:
     out = tmp_path / "tts"
-    assert main(["export", "tts", "--game", "sword-duel", "--out", str(out), "--dpi", "200"]) == 0
-    streams = capsys.readouterr()
-    assert "drawn at 163 DPI (not 200)" in streams.err  # ten technique cards and the hidden face in a row
+    assert main(["export", "tts", "--game", "sword-duel", "--out", str(out), "--dpi", "30"]) == 0
+    assert "sword-duel.json" in capsys.readouterr().out
     save = json.loads((out / "sword-duel" / "sword-duel.json").read_text())
     decks = [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]
     assert {d["Nickname"] for d in decks} == {"action-a", "action-b", "technique", "role"}

@@ -5,7 +5,7 @@ varies between runs, so the same input gives the same bytes."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from PIL import Image, PngImagePlugin
 
@@ -16,27 +16,26 @@ MM_PER_INCH = 25.4
 SRGB_PERCEPTUAL = b"\x00"  # the sRGB chunk's rendering intent
 
 
-def rasterise(pages: Sequence[Page], dpi: float, *, transparent: bool = False) -> list[Image.Image]:
+def rasterise(pages: Sequence[Page], dpi: float, *, transparent: bool = False) -> Iterator[Image.Image]:
     """One image per page at `dpi`: RGB on white, or RGBA with a transparent background (round tokens).
-    All pages go through one PDF, so fonts and shared art are converted once."""
+    All pages go through one PDF, so fonts and shared art are converted once; images come one at a time,
+    so 400 cards at 300 DPI never sit in memory together."""
     import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
     if not pages:
-        return []
+        return
     pdf = pdfium.PdfDocument(render_pdf(Document("duelkit export", list(pages))))
-    images = []
     try:
         fill = (255, 255, 255, 0) if transparent else (255, 255, 255, 255)
         for index in range(len(pdf)):
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72, fill_color=fill, may_draw_forms=False)
-            image = bitmap.to_pil()
-            images.append(image.convert("RGBA" if transparent else "RGB"))
+            image = bitmap.to_pil().convert("RGBA" if transparent else "RGB")
             bitmap.close()
             page.close()
+            yield image
     finally:
         pdf.close()
-    return images
 
 
 def png_bytes(image: Image.Image, dpi: float) -> bytes:

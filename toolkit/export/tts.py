@@ -1,8 +1,8 @@
 """`duelkit export tts`: Tabletop Simulator deck sheets, back, board, mat and token images, and a saved
 object (JSON) that spawns them, for the `Saves/Saved Objects` folder.
 
-Deck sheets follow TTS's custom deck format: at most 10 x 7 cells and 4096 px a side, cards left to
-right and top to bottom, the last cell the face a hidden card shows (here the deck's back, so a card in
+Deck sheets follow TTS's custom deck format: at most 10 x 7 cells and 4096 px a side (the grid chosen to
+give the cards the most pixels), cards left to right and top to bottom, the last cell the face a hidden card shows (here the deck's back, so a card in
 a hidden hand looks like its back), and CardID = deck number x 100 + cell index. Cards are drawn at trim
 size (no bleed: TTS shows the whole cell).
 """
@@ -42,12 +42,17 @@ class Sheet:
 
 
 def sheets_of(deck: Deck) -> list[Sheet]:
-    """Up to 69 cards a sheet; the grid as small as the cards (plus the hidden face) allow."""
+    """Up to 69 cards a sheet, in the grid (2-10 wide, up to 7 high) that leaves the cards the most
+    pixels within MAX_SIDE, and then the fewest empty cells."""
     sheets = []
     for start in range(0, len(deck.cards), PER_SHEET):
         chunk = deck.cards[start:start + PER_SHEET]
-        cols = min(MAX_COLS, max(2, len(chunk) + 1))
-        sheets.append(Sheet(tuple(chunk), cols, math.ceil((len(chunk) + 1) / cols)))
+        slots = len(chunk) + 1
+        grids = [(cols, math.ceil(slots / cols)) for cols in range(2, MAX_COLS + 1)]
+        cols, rows = max((grid for grid in grids if grid[1] <= MAX_ROWS),
+                         key=lambda g: (min(MAX_SIDE / (g[0] * deck.width), MAX_SIDE / (g[1] * deck.height)),
+                                        -g[0] * g[1]))
+        sheets.append(Sheet(tuple(chunk), cols, rows))
     return sheets
 
 
