@@ -2,9 +2,9 @@
 object (JSON) that spawns them, for the `Saves/Saved Objects` folder.
 
 Deck sheets follow TTS's custom deck format: at most 10 x 7 cells and 4096 px a side (the grid chosen to
-give the cards the most pixels), cards left to right and top to bottom, the last cell the face a hidden card shows (here the deck's back, so a card in
-a hidden hand looks like its back), and CardID = deck number x 100 + cell index. Cards are drawn at trim
-size (no bleed: TTS shows the whole cell).
+give the cards the most pixels), cards left to right and top to bottom, the last cell the face a hidden
+card shows (here the deck's back, so a card in a hidden hand looks like its back), and CardID = deck
+number x 100 + cell index. Cards are drawn at trim size (no bleed: TTS shows the whole cell).
 """
 
 from __future__ import annotations
