@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from toolkit.problems import Problem, UsageError
 
 if TYPE_CHECKING:
+    from toolkit.export.pieces import ExportSet
     from toolkit.kit.component import Component
 
 
@@ -143,6 +144,11 @@ class Game(ABC):
     def kit_title(self, data: GameData) -> str:
         del data
         return self.title
+
+    def export_set(self, data: GameData) -> ExportSet:
+        """`duelkit export`: the card decks, board, mats and tokens, as vector pieces."""
+        del data
+        raise NotApplicable(self.why_not("export"))
 
     def reference(self, data: GameData, paper: str, templates: Path | None) -> Output:
         """Rule reference sheets."""

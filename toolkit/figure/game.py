@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit.figure.database import Database, bundled_dataset, load_board, load_database, project_dataset
 from toolkit.figure.theme import load_theme
@@ -28,6 +29,9 @@ from toolkit.game import (
 from toolkit.kit.component import Component
 from toolkit.paths import DEFAULT_BOARD
 from toolkit.problems import Problem, UsageError
+
+if TYPE_CHECKING:
+    from toolkit.export.pieces import ExportSet
 
 
 @dataclass
@@ -49,8 +53,8 @@ def _database(data: GameData) -> Database:
 class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
-    commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "play",
-                          "replay"})
+    commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "export",
+                          "play", "replay"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
@@ -92,6 +96,12 @@ class FigureGame(Game):
 
             components.append(build_balance(KitContext(database, paper), balance(database.unit_defs())))
         return components
+
+    def export_set(self, data: GameData) -> ExportSet:
+        from toolkit.figure.kit.context import KitContext
+        from toolkit.figure.kit.export_set import figure_export_set
+
+        return figure_export_set(KitContext(_database(data), "a4"))  # cards and tokens: the same on any paper
 
     def reference(self, data: GameData, paper: str, templates: Path | None) -> Output:
         from toolkit.figure.kit.build import batch_allocation

@@ -1,11 +1,16 @@
-"""Draw a scene Document with reportlab. The only place where y is flipped: `_begin_page`."""
+"""Draw a scene Document with reportlab. The only place where y is flipped: `_begin_page`.
+
+For print-on-demand files, `render_pdf` can also set each page's TrimBox and BleedBox and write every
+colour as DeviceCMYK (`cmyk_of`, the one RGB-to-CMYK conversion) with a PDF/X output intent.
+"""
 
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 
-from reportlab.lib.colors import Color, HexColor
+from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -33,9 +38,9 @@ class _State:
     """The graphics state we last set, so unchanged colours and widths are not written again.
     Forgotten whenever reportlab's state is restored (end of a group)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cmyk: bool = False) -> None:
         self.forget()
-
+        self.cmyk = cmyk
         self.forms: set[str] = set()
 
     def forget(self) -> None:
@@ -45,8 +50,23 @@ class _State:
         self.dash: tuple[float, ...] | None = None
 
 
-def render_pdf(document: Document) -> bytes:
-    """PDF bytes; `invariant=1` makes the same scene give byte-identical files."""
+# Total ink limit of `--cmyk` (percent of C+M+Y+K): what print-on-demand card printers ask for.
+MAX_INK = 240.0
+# The printing condition the CMYK values are meant for: a registered characterisation (SWOP coated,
+# CGATS TR 001), named without an embedded profile because no CMYK ICC profile can be shipped under
+# duelkit's licence (see DESIGN.md).
+OUTPUT_CONDITION = "CGATS TR 001"
+OUTPUT_CONDITION_INFO = "U.S. Web Coated (SWOP), CGATS TR 001"
+COLOR_REGISTRY = "http://www.color.org"
+
+
+def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = False) -> bytes:
+    """PDF bytes; `invariant=1` makes the same scene give byte-identical files.
+
+    `bleed` (mm): every page is a piece at trim size plus this bleed on each side: its BleedBox is the
+    whole page and its TrimBox lies `bleed` inside. `cmyk`: colours as DeviceCMYK, at most MAX_INK
+    total ink, with an output intent naming the printing condition.
+    """
     register_fonts()
     buffer = io.BytesIO()
     first = document.pages[0] if document.pages else Page(210, 297)
@@ -55,9 +75,11 @@ def render_pdf(document: Document) -> bytes:
     canvas.setTitle(document.title)
     canvas.setAuthor("duelkit")
     canvas.setCreator("duelkit")
-    state = _State()
+    state = _State(cmyk)
     for page in document.pages or [first]:
         canvas.setPageSize((page.width * mm, page.height * mm))
+        if bleed is not None:
+            _set_print_boxes(canvas, page, bleed)
         canvas.saveState()
         _begin_page(canvas, page)
         state.forget()
@@ -65,7 +87,55 @@ def render_pdf(document: Document) -> bytes:
         canvas.restoreState()
         canvas.showPage()
     canvas.save()
-    return buffer.getvalue()
+    return _with_output_intent(buffer.getvalue()) if cmyk else buffer.getvalue()
+
+
+def _set_print_boxes(canvas: Canvas, page: Page, bleed: float) -> None:
+    """BleedBox: the whole page; TrimBox: where the cutter cuts (PDF points, bottom-left origin)."""
+    width, height = page.width * mm, page.height * mm
+    inset = bleed * mm
+    canvas.setBleedBox((0, 0, _pt(width), _pt(height)))
+    canvas.setTrimBox((_pt(inset), _pt(inset), _pt(width - inset), _pt(height - inset)))
+
+
+def _pt(value: float) -> float:
+    return round(value, 4)
+
+
+def _with_output_intent(pdf: bytes) -> bytes:
+    """Add a PDF/X output intent naming the printing condition (reportlab has no API for it; pikepdf,
+    qpdf's binding, edits the catalogue). `deterministic_id` keeps equal input byte-identical."""
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        intent = pikepdf.Dictionary(
+            Type=pikepdf.Name.OutputIntent,
+            S=pikepdf.Name.GTS_PDFX,
+            OutputConditionIdentifier=pikepdf.String(OUTPUT_CONDITION),
+            RegistryName=pikepdf.String(COLOR_REGISTRY),
+            Info=pikepdf.String(OUTPUT_CONDITION_INFO),
+        )
+        document.Root.OutputIntents = pikepdf.Array([document.make_indirect(intent)])
+        out = io.BytesIO()
+        document.save(out, deterministic_id=True)
+    return out.getvalue()
+
+
+def cmyk_of(value: str) -> tuple[float, float, float, float]:
+    """'#rrggbb' as (c, m, y, k) fractions: full grey-component replacement (neutrals print on black
+    alone), then cyan, magenta and yellow scaled down so the total ink stays within MAX_INK. A simple
+    device conversion, not a colour-managed one: order a printed proof before a large run."""
+    red, green, blue = (int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    black = 1 - max(red, green, blue)
+    if black >= 1:
+        return 0.0, 0.0, 0.0, 1.0
+    cyan, magenta, yellow = ((1 - channel - black) / (1 - black) for channel in (red, green, blue))
+    room = MAX_INK / 100 - black
+    if cyan + magenta + yellow > room:
+        factor = room / (cyan + magenta + yellow)
+        cyan, magenta, yellow = cyan * factor, magenta * factor, yellow * factor
+    # rounded down, so rounding never pushes the total over the limit
+    return tuple(math.floor(part * 10000) / 10000 for part in (cyan, magenta, yellow, black))  # type: ignore[return-value]
 
 
 def _begin_page(canvas: Canvas, page: Page) -> None:
@@ -73,19 +143,21 @@ def _begin_page(canvas: Canvas, page: Page) -> None:
     canvas.transform(mm, 0, 0, -mm, 0, page.height * mm)
 
 
-@lru_cache(maxsize=256)
-def _color(value: str) -> Color:
+@lru_cache(maxsize=512)
+def _color(value: str, cmyk: bool = False) -> Color:
     """Parsing '#rrggbb' is slow in reportlab; a kit uses a few dozen colours, so parse each once."""
+    if cmyk:
+        return CMYKColor(*cmyk_of(value))
     return HexColor(value)
 
 
 def _apply(canvas: Canvas, style: Style, state: _State) -> tuple[int, int]:
     if style.fill and style.fill != state.fill:
-        canvas.setFillColor(_color(style.fill))
+        canvas.setFillColor(_color(style.fill, state.cmyk))
         state.fill = style.fill
     if style.stroke:
         if style.stroke != state.stroke:
-            canvas.setStrokeColor(_color(style.stroke))
+            canvas.setStrokeColor(_color(style.stroke, state.cmyk))
             state.stroke = style.stroke
         if style.width != state.width:
             canvas.setLineWidth(style.width)
@@ -188,7 +260,7 @@ def _texts(canvas: Canvas, items: list[Text], state: _State) -> None:
             font = (item.font, item.size)
             text.setFont(PDF_NAMES[item.font], item.size * PT_TO_MM)
         if item.color != state.fill:
-            text.setFillColor(_color(item.color))
+            text.setFillColor(_color(item.color, state.cmyk))
             state.fill = item.color  # the fill colour outlives the text object
         text.textOut(printable(item.text, item.font))  # never a missing-glyph box, whoever built the item
     canvas.drawText(text)
@@ -199,6 +271,8 @@ def _group(canvas: Canvas, group: Group, state: _State) -> None:
     canvas.translate(group.dx, group.dy)
     if group.rotate:
         canvas.rotate(group.rotate)  # clockwise on paper, because y is flipped
+    if group.mirror_x or group.mirror_y:
+        canvas.scale(-1 if group.mirror_x else 1, -1 if group.mirror_y else 1)
     if group.clip is not None:
         path = canvas.beginPath()
         path.rect(group.clip.x, group.clip.y, group.clip.w, group.clip.h)

@@ -94,14 +94,17 @@ class Text:
 
 @dataclass(frozen=True)
 class Group:
-    """Items moved by (dx, dy), then turned `rotate` degrees clockwise about that point, optionally clipped
-    to `clip` (in the group's own coordinates)."""
+    """Items moved by (dx, dy), then turned `rotate` degrees clockwise about that point, then mirrored
+    (`mirror_x`: left-right, `mirror_y`: top-bottom) about it, optionally clipped to `clip` (in the group's
+    own coordinates, after the mirror). Mirroring extends card art into a wider bleed (`export/bleed.py`)."""
 
     items: tuple[Shape, ...]
     dx: float = 0.0
     dy: float = 0.0
     rotate: float = 0.0
     clip: Rect | None = None
+    mirror_x: bool = False
+    mirror_y: bool = False
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,8 @@ def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):
         transform = f"translate({_n(item.dx)},{_n(item.dy)})"
         if item.rotate:
             transform += f" rotate({_n(item.rotate)})"
+        if item.mirror_x or item.mirror_y:
+            transform += f" scale({-1 if item.mirror_x else 1},{-1 if item.mirror_y else 1})"
         group = drawing.g(transform=transform)
         target = group
         if item.clip is not None:

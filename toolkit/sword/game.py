@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
 from toolkit.problems import Problem
+
+if TYPE_CHECKING:
+    from toolkit.export.pieces import ExportSet
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 from toolkit.sword.context import SwordContext, SwordDatabase
 from toolkit.sword.data import has_sword_data, load_sword
@@ -34,6 +38,7 @@ class SwordGame(Game):
 
     id = GAME_ID
     title = GAME_NAME
+    commands = Game.commands | {"export"}
 
     def why_not(self, command: str) -> str:
         reasons = {
@@ -66,6 +71,11 @@ class SwordGame(Game):
         from toolkit.sword.kit.build import SWORD_GENERATORS
 
         return 2 * len(SWORD_GENERATORS)
+
+    def export_set(self, data: GameData) -> ExportSet:
+        from toolkit.sword.kit.export_set import sword_export_set
+
+        return sword_export_set(SwordContext(_database(data), "a4"))  # cards and tokens: the same on any paper
 
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
         from toolkit.sword.kit.build import SWORD_GENERATORS

@@ -1,0 +1,138 @@
+"""`duelkit export png|pod|tts`: the kit for other tools (PNG per card, print-on-demand PDFs per deck,
+Tabletop Simulator). Each format is a subcommand with its own options, so further formats (csv, xlsx:
+the shared CLI contract names them) are one more subcommand each."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, err, load_valid, out, output_folder
+from toolkit.problems import sorted_problems
+from toolkit.report import format_text, summary
+
+DEFAULT_DPI = 300
+DEFAULT_BLEED = 3.0  # mm
+MIN_DPI, MAX_DPI = 20, 1200
+_LENGTH = re.compile(r"^\s*(\d+(?:\.\d+)?|\.\d+)\s*(mm|in)?\s*$")
+
+
+def bleed_mm(text: str) -> float:
+    """'3', '3mm', '0.125in' (1/8 in = 3.175 mm): a bleed in millimetres, from 0 to 1/4 in."""
+    from toolkit.export.bleed import MAX_BLEED
+
+    match = _LENGTH.match(text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"'{text[:40]}' is not a length: give millimetres (3, 3mm) or inches "
+                                         "(0.125in)")
+    value = float(match.group(1)) * (25.4 if match.group(2) == "in" else 1.0)
+    if value > MAX_BLEED + 1e-9:
+        raise argparse.ArgumentTypeError(f"{value:g} mm is more bleed than duelkit can extend the art by "
+                                         f"(at most {MAX_BLEED} mm, 0.25in)")
+    return round(value, 4)
+
+
+def dpi_value(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text[:40]}' is not a whole number of dots per inch") from None
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{value} DPI is outside {MIN_DPI} to {MAX_DPI}")
+    return value
+
+
+def base_url(text: str) -> str:
+    if not re.match(r"^(https?|file)://[^\s\"'<>\\]+$", text):
+        raise argparse.ArgumentTypeError("--base-url must be an http://, https:// or file:// address "
+                                         "without spaces or quotes")
+    return text if text.endswith("/") else text + "/"
+
+
+def add_parser(commands: Any) -> None:
+    export = commands.add_parser("export", help="PNG per card, print-on-demand PDFs, Tabletop Simulator")
+    formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
+    png = _format(formats, "png", "one PNG per card face and back, board, mat and token")
+    png.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI, help="resolution (default 300)")
+    png.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
+                     help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
+    pod = _format(formats, "pod", "one print-on-demand PDF per deck, one card side per page")
+    pod.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
+                     help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
+    pod.add_argument("--order", choices=("front-back", "back-front"), default="front-back",
+                     help="the two sides of each card in this order (default front-back)")
+    pod.add_argument("--cmyk", action="store_true",
+                     help="CMYK colours (total ink at most 240%%) with a SWOP output intent")
+    tts = _format(formats, "tts", "Tabletop Simulator deck sheets, images and a saved object")
+    tts.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI,
+                     help="resolution (default 300; lowered where a sheet would exceed 4096 px)")
+    tts.add_argument("--base-url", type=base_url, metavar="URL",
+                     help="where you will upload the images (default: file: addresses of the output folder)")
+
+
+def _format(formats: Any, name: str, help_text: str) -> argparse.ArgumentParser:
+    command: argparse.ArgumentParser = formats.add_parser(name, help=help_text)
+    command.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                         help="project folder (default: the project here, or the bundled databases)")
+    command.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
+    command.add_argument("--out", type=Path, metavar="DIR",
+                         help=f"output folder (default: DATA_DIR/output/export/{name}, or ./output/export/{name} "
+                              "for the bundled data); one folder per game inside it")
+    command.set_defaults(run=run)
+    return command
+
+
+def run(args: argparse.Namespace) -> int:
+    from toolkit.kit.batch import batch_allocation
+
+    loaded = load_valid(args, "export")
+    if loaded is None:
+        return EXIT_PROBLEMS
+    warnings = []
+    with output_folder(args, f"export/{args.format}", [game.id for game, _ in loaded]) as folder, \
+            batch_allocation():
+        for game, data in loaded:
+            started = time.perf_counter()
+            export = game.export_set(data)
+            warnings += export.warnings
+            target = folder.root / game.id
+            files, what, notes = _files(args, export, game.kit_title(data), game.id, target)
+            folder.replace(game.id, files)
+            for note in notes:
+                err(f"{game.id}: {note}")
+            out(f"{game.id}: wrote {what} to {target}/ ({time.perf_counter() - started:.1f} s)")
+    if warnings:
+        err(format_text(sorted_problems(warnings)))
+        err(summary(warnings))
+    return EXIT_OK
+
+
+def _files(args: argparse.Namespace, export: Any, title: str, game_id: str,
+           target: Path) -> tuple[dict[str, bytes], str, list[str]]:
+    """The files of one game's export, a summary of them, and notes for standard error."""
+    if args.format == "png":
+        from toolkit.export.png import png_files
+
+        files = png_files(export, args.dpi, args.bleed)
+        return files, f"{len(files)} PNG images ({args.dpi} DPI, {args.bleed:g} mm bleed)", []
+    if args.format == "pod":
+        from toolkit.export.pod import pod_files
+
+        files = pod_files(export, title, args.bleed, args.order, args.cmyk)
+        colour = "CMYK" if args.cmyk else "RGB"
+        return files, f"{len(files)} deck PDFs ({args.order}, {args.bleed:g} mm bleed, {colour})", []
+    from toolkit.export.tts import tts_files
+
+    home = target.resolve()
+    prefix = args.base_url
+
+    def url_of(name: str) -> str:
+        return prefix + name if prefix else (home / name).as_uri()
+
+    result = tts_files(export, title, game_id, args.dpi, url_of)
+    images = len(result.files) - 1
+    return result.files, (f"{game_id}.json and {images} images (copy the folder's {game_id}.json into "
+                          "Tabletop Simulator's Saves/Saved Objects)"), result.notes

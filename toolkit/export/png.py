@@ -1,0 +1,31 @@
+"""`duelkit export png`: one PNG per card face and back (with bleed), board, mat and token."""
+
+from __future__ import annotations
+
+from toolkit.export.bleed import with_bleed
+from toolkit.export.pieces import KIT_BLEED, ExportSet, Piece
+from toolkit.export.raster import png_bytes, rasterise
+from toolkit.problems import DuelkitError
+
+
+def png_files(export: ExportSet, dpi: float, bleed: float) -> dict[str, bytes]:
+    """`<kind>-<id>.png` for every card, `back-<kind>.png` for every deck's back, and `<slug>.png` for the
+    board, mats and tokens (round tokens transparent outside the disc)."""
+    files: dict[str, bytes] = {}
+    for deck in export.decks:
+        cards = [*deck.cards, deck.back]
+        images = rasterise([with_bleed(card.page, KIT_BLEED, bleed) for card in cards], dpi)
+        for card, image in zip(cards, images, strict=True):
+            _add(files, f"{card.slug}.png", png_bytes(image, dpi))
+    for transparent in (False, True):
+        pieces: list[Piece] = [piece for piece in export.pieces if piece.round == transparent]
+        images = rasterise([piece.page for piece in pieces], dpi, transparent=transparent)
+        for piece, image in zip(pieces, images, strict=True):
+            _add(files, f"{piece.slug}.png", png_bytes(image, dpi))
+    return files
+
+
+def _add(files: dict[str, bytes], name: str, data: bytes) -> None:
+    if name in files:
+        raise DuelkitError(f"two pieces would both be written as '{name}'; rename one of them")
+    files[name] = data
