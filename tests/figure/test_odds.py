@@ -10,7 +10,7 @@ import pytest
 from toolkit.cli import main
 from toolkit.figure.analysis.balance import balance
 from toolkit.figure.analysis.matchups import Profile, matchup
-from toolkit.figure.analysis.odds import Side, battle_odds
+from toolkit.figure.analysis.odds import Fighter, battle_odds
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.status import status_rule
@@ -45,7 +45,7 @@ def test_hand_computed_colour_pairs(a_color, d_color, attacker, defender, draw) 
             seg(R, HALF))
     d = two(seg(d_color, HALF, damage=50 if d_color in (W, G) else None, stars=2 if d_color is P else None),
             seg(R, HALF))
-    odds = battle_odds(Side(a), Side(d))
+    odds = battle_odds(Fighter(a), Fighter(d))
     assert (odds.attacker_wins, odds.defender_wins, odds.draw) == (Fraction(attacker), Fraction(defender),
                                                                   Fraction(draw))
 
@@ -53,18 +53,18 @@ def test_hand_computed_colour_pairs(a_color, d_color, attacker, defender, draw) 
 def test_damage_and_stars_compare() -> None:
     strong = (seg(W, 96, damage=90),)
     weak = (seg(G, 96, damage=40),)
-    assert battle_odds(Side(strong), Side(weak)).attacker_wins == 1
-    assert battle_odds(Side(weak), Side(strong)).defender_wins == 1
+    assert battle_odds(Fighter(strong), Fighter(weak)).attacker_wins == 1
+    assert battle_odds(Fighter(weak), Fighter(strong)).defender_wins == 1
     three = (seg(P, 96, stars=3, effect="x"),)
     one = (seg(P, 96, stars=1, effect="x"),)
-    odds = battle_odds(Side(one), Side(three))
+    odds = battle_odds(Fighter(one), Fighter(three))
     assert odds.defender_wins == 1 and odds.defender_effect == 1 and odds.attacker_deactivated == 0
 
 
 def test_consequences_follow_the_winning_colour() -> None:
     attacker = (seg(W, 32, damage=50), seg(P, 32, stars=1, effect="Paralysed"), seg(B, 32))
     defender = (seg(R, 96),)
-    odds = battle_odds(Side(attacker), Side(defender))
+    odds = battle_odds(Fighter(attacker), Fighter(defender))
     assert odds.attacker_wins == 1
     assert odds.defender_deactivated == Fraction(1, 3)  # only the White win knocks out
     assert odds.attacker_effect == Fraction(1, 3)  # the Purple win applies its effect
@@ -80,8 +80,8 @@ def test_swapping_roles_swaps_win_probabilities(units) -> None:
     ids = sorted(units)[:12]
     for a in ids:
         for d in ids:
-            forward = battle_odds(Side(units[a].disk), Side(units[d].disk))
-            backward = battle_odds(Side(units[d].disk), Side(units[a].disk))
+            forward = battle_odds(Fighter(units[a].disk), Fighter(units[d].disk))
+            backward = battle_odds(Fighter(units[d].disk), Fighter(units[a].disk))
             assert forward.attacker_wins == backward.defender_wins
             assert forward.draw == backward.draw
             assert forward.attacker_wins + forward.defender_wins + forward.draw == 1
@@ -89,24 +89,25 @@ def test_swapping_roles_swaps_win_probabilities(units) -> None:
 
 def test_modifiers_move_odds_the_right_way(units) -> None:
     a, d = units["v-k4"].disk, units["t-2"].disk
-    plain = battle_odds(Side(a), Side(d))
-    assert battle_odds(Side(a, damage_bonus=30), Side(d)).attacker_wins > plain.attacker_wins
-    assert battle_odds(Side(a, stage=2), Side(d)).attacker_wins > plain.attacker_wins
-    assert battle_odds(Side(a, respin=True), Side(d)).attacker_wins > plain.attacker_wins
-    assert battle_odds(Side(a), Side(d, respin=True)).defender_wins > plain.defender_wins
+    plain = battle_odds(Fighter(a), Fighter(d))
+    assert battle_odds(Fighter(a, damage_bonus=30), Fighter(d)).attacker_wins > plain.attacker_wins
+    assert battle_odds(Fighter(a, stage=2), Fighter(d)).attacker_wins > plain.attacker_wins
+    assert battle_odds(Fighter(a, respin=True), Fighter(d)).attacker_wins > plain.attacker_wins
+    assert battle_odds(Fighter(a), Fighter(d, respin=True)).defender_wins > plain.defender_wins
     for variant in ("spec000", "spec001"):
-        assert battle_odds(Side(a, status=status_rule(variant, "burn")), Side(d)).attacker_wins < plain.attacker_wins
-        assert battle_odds(Side(a), Side(d, status=status_rule(variant, "paralysis"))).attacker_wins > \
+        burnt = battle_odds(Fighter(a, status=status_rule(variant, "burn")), Fighter(d))
+        assert burnt.attacker_wins < plain.attacker_wins
+        assert battle_odds(Fighter(a), Fighter(d, status=status_rule(variant, "paralysis"))).attacker_wins > \
             plain.attacker_wins
-        confused = battle_odds(Side(a, status=status_rule(variant, "confusion")), Side(d))
+        confused = battle_odds(Fighter(a, status=status_rule(variant, "confusion")), Fighter(d))
         assert confused.attacker_deactivated > plain.attacker_deactivated
-    asleep = battle_odds(Side(a), Side(d, status=status_rule("spec000", "sleep")))
+    asleep = battle_odds(Fighter(a), Fighter(d, status=status_rule("spec000", "sleep")))
     assert asleep.attacker_wins > plain.attacker_wins and asleep.defender_wins == 0
 
 
 def test_confusion_is_two_stage() -> None:
     disk = (seg(W, 24, damage=50), seg(B, 72))
-    confused = battle_odds(Side(disk, status=status_rule("spec001", "confusion")), Side((seg(R, 96),)))
+    confused = battle_odds(Fighter(disk, status=status_rule("spec001", "confusion")), Fighter((seg(R, 96),)))
     self_hits = [o for o in confused.outcomes if o.consequence == "self-hit"]
     assert [o.probability for o in self_hits] == [Fraction(1, 4)]
     assert confused.attacker_wins == Fraction(3, 4) and confused.attacker_deactivated == Fraction(1, 4)
@@ -117,7 +118,7 @@ def test_fast_matrix_equals_exact_enumeration(units) -> None:
              "attacker_effect", "defender_effect")
     for a in units.values():
         for d in units.values():
-            exact = battle_odds(Side(a.disk), Side(d.disk))
+            exact = battle_odds(Fighter(a.disk), Fighter(d.disk))
             fast = matchup(Profile.of(a.disk), Profile.of(d.disk))
             for name in names:
                 assert Fraction(getattr(fast, name), fast.total) == getattr(exact, name), (a.id, d.id, name)
@@ -156,16 +157,16 @@ def test_chimera_sleep_and_frozen_defenders_still_spin(units) -> None:
     """Spec 001 Table 2.2: a sleeping or frozen unit cannot move or initiate an attack, but attacked it
     spins normally. Spec 000 Table 2.2: it cannot participate in combat, so it counts as a Miss."""
     a, d = units["v-pka"].disk, units["a-sqt"].disk
-    plain = battle_odds(Side(a), Side(d))
+    plain = battle_odds(Fighter(a), Fighter(d))
     # by hand: a-sqt spins Withdraw (Blue 56), Bubble Shot (White 20, 28) or Malfunction (12). Every v-pka
     # segment but its Malfunction beats Bubble Shot and Malfunction (28 + 12 = 40) and none beats Withdraw:
     # (28 + 24 + 16 + 8 + 12) * 40 = 3520 of 96 * 96 = 9216, i.e. 55/144. As a Miss it would lose 88/96.
     assert plain.attacker_wins == Fraction(55, 144)
     for status in ("sleep", "frozen"):
-        chimera = battle_odds(Side(a), Side(d, status=status_rule("spec001", status)))
+        chimera = battle_odds(Fighter(a), Fighter(d, status=status_rule("spec001", status)))
         assert (chimera.attacker_wins, chimera.defender_wins, chimera.draw) == \
             (Fraction(55, 144), Fraction(77, 144), Fraction(1, 12))
-        protocol = battle_odds(Side(a), Side(d, status=status_rule("spec000", status)))
+        protocol = battle_odds(Fighter(a), Fighter(d, status=status_rule("spec000", status)))
         assert (protocol.attacker_wins, protocol.defender_wins) == (Fraction(11, 12), 0)
         for variant in ("spec000", "spec001"):
             rule = status_rule(variant, status)
@@ -185,12 +186,12 @@ def test_status_reduction_and_module_bonus_add_up_before_the_floor(units, capsys
     """a-2's Gust (White 20, 28 of 96) under Noxious (-40) with X Attack (+30) hits for 10, not 30."""
     a2 = units["a-2"].disk
     noxious = status_rule("spec000", "noxious")
-    side = Side(a2, status=noxious, damage_bonus=30)
+    side = Fighter(a2, status=noxious, damage_bonus=30)
     gust = next(s for s in side.battle_disk() if s.move == "Gust")
     assert gust.damage == 10
     # against a single White 20 segment, Gust at 10 now loses: before the fix (30) it won
     wall = (seg(W, 96, damage=20),)
-    odds = battle_odds(side, Side(wall))
+    odds = battle_odds(side, Fighter(wall))
     gust_wins = [o for o in odds.outcomes if o.attacker_segment is not None
                  and side.battle_disk()[o.attacker_segment].move == "Gust"]
     assert [o.winner.value for o in gust_wins] == ["defender"]
@@ -209,7 +210,7 @@ def test_an_attacker_that_cannot_initiate_raises(units, variant, status) -> None
     from toolkit.figure.analysis.odds import BattleNotPossible
 
     with pytest.raises(BattleNotPossible) as caught:
-        battle_odds(Side(units["v-k4"].disk, status=status_rule(variant, status)), Side(units["t-2"].disk))
+        battle_odds(Fighter(units["v-k4"].disk, status=status_rule(variant, status)), Fighter(units["t-2"].disk))
     assert caught.value.status.id == status
 
 
@@ -235,7 +236,7 @@ def test_both_confused_spin_independently(variant) -> None:
     confusion = status_rule(variant, "confusion")
     a = (seg(W, 24, damage=50), seg(B, 72))
     d = (seg(W, 48, damage=50), seg(B, 48))
-    odds = battle_odds(Side(a, status=confusion), Side(d, status=confusion))
+    odds = battle_odds(Fighter(a, status=confusion), Fighter(d, status=confusion))
     # self-hits: attacker only 1/8, defender only 3/8, both 1/8; the other 3/8 battle normally, where the
     # attacker wins 3/8 (Blue beats White), the defender 1/8 and 1/2 is a draw (all wins are washes)
     assert (odds.attacker_wins, odds.defender_wins, odds.draw) == (Fraction(33, 64), Fraction(11, 64),
@@ -249,15 +250,15 @@ def test_respin_decides_by_consequences_not_by_winning() -> None:
     """A Blue win over a Miss is a wash (worth 0): the holder re-spins it hoping for a knockout (worth 1).
     Deciding by 'who wins' kept it and knocked out only 1/2 of the time."""
     a = (seg(W, 48, damage=50), seg(B, 48))
-    odds = battle_odds(Side(a, respin=True), Side((seg(R, 96),)))
+    odds = battle_odds(Fighter(a, respin=True), Fighter((seg(R, 96),)))
     assert odds.attacker_wins == 1 and odds.defender_deactivated == Fraction(3, 4)
     # a landed effect is worth 1/2, as in the rating: on Purple (1/2) a re-spin is worth (1/2 + 1) / 2 = 3/4
     b = (seg(P, 48, stars=1, effect="Paralysed"), seg(W, 48, damage=10))
-    odds = battle_odds(Side(b, respin=True), Side((seg(R, 96),)))
+    odds = battle_odds(Fighter(b, respin=True), Fighter((seg(R, 96),)))
     assert (odds.attacker_effect, odds.defender_deactivated) == (Fraction(1, 4), Fraction(3, 4))
     # and a wash is kept when a re-spin risks being knocked out: Blue 48 / Miss 48 against White 50
     c = (seg(B, 48), seg(R, 48))
-    odds = battle_odds(Side(c, respin=True), Side((seg(W, 96, damage=50),)))
+    odds = battle_odds(Fighter(c, respin=True), Fighter((seg(W, 96, damage=50),)))
     assert (odds.attacker_wins, odds.attacker_deactivated) == (Fraction(3, 4), Fraction(1, 4))
 
 
@@ -266,9 +267,9 @@ def test_paralysis_tie_takes_the_first_segment_in_wheel_order(variant) -> None:
     """White 50 and Gold 30 tie at 32: the White (first) becomes a Miss, so against White 40 the
     attacker cannot win (Gold 30 loses); had the Gold been replaced, White 50 would win 1/3."""
     a = (seg(W, 32, damage=50), seg(G, 32, damage=30), seg(R, 32))
-    odds = battle_odds(Side(a, status=status_rule(variant, "paralysis")), Side((seg(W, 96, damage=40),)))
+    odds = battle_odds(Fighter(a, status=status_rule(variant, "paralysis")), Fighter((seg(W, 96, damage=40),)))
     assert odds.attacker_wins == 0 and odds.defender_wins == 1
-    assert battle_odds(Side(a), Side((seg(W, 96, damage=40),))).attacker_wins == Fraction(1, 3)
+    assert battle_odds(Fighter(a), Fighter((seg(W, 96, damage=40),))).attacker_wins == Fraction(1, 3)
 
 
 def test_odds_json_effect_fraction_and_text_status_names(capsys) -> None:

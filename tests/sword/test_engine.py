@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from toolkit.players import Player
 from toolkit.sword.engine.duel import (
     Action,
     Attributes,
@@ -155,9 +156,9 @@ def test_fudoshin_raises_the_balance_cap_to_six_only_while_played():
 def test_retreating_on_turn_four_loses_by_dishonor_but_turn_three_is_fine():
     assert play(duel(turn=3), Choice(move=RET)).state.result is None
     result = play(duel(turn=4), Choice(move=RET), Choice(move=ADV)).state.result
-    assert (result.winner, result.reason) == (1, Reason.DISHONOR)
+    assert (result.winner, result.reason) == (Player.B, Reason.DISHONOR)
     result = play(duel(turn=5), NOTHING, Choice(move=RET, action=ATK)).state.result
-    assert (result.winner, result.reason) == (0, Reason.DISHONOR)
+    assert (result.winner, result.reason) == (Player.A, Reason.DISHONOR)
 
 
 def test_both_retreating_on_turn_four_is_a_draw():
@@ -171,8 +172,8 @@ def test_both_retreating_on_turn_four_is_a_draw():
 
 def test_attack_needs_a_range_that_can_be_reached():
     start = duel(at=Range.APART)
-    assert illegal_reason(start, 0, Choice(move=RET, action=ATK)) is not None
-    assert illegal_reason(start, 0, Choice(move=STAY, action=ATK)) is None  # the opponent may advance
+    assert illegal_reason(start, Player.A, Choice(move=RET, action=ATK)) is not None
+    assert illegal_reason(start, Player.A, Choice(move=STAY, action=ATK)) is None  # the opponent may advance
     fizzle = play(start, Choice(action=ATK), NOTHING)
     assert health(fizzle) == (3, 3) and said(fizzle, "has no effect at apart")
     hit = play(duel(at=Range.APART, a_build=(1, 4, 1)), Choice(action=ATK), Choice(move=ADV))
@@ -325,8 +326,8 @@ def test_ai_uchi_ignores_defense_and_evades_but_cannot_evade_or_defend():
     state = duel("ai-uchi", "tsuki-kage", a_build=(2, 3, 1), b_build=(1, 1, 4), b_res=(1, 1))
     result = play(state, Choice(action=ATK), Choice(evade=True, evade_with="momentum"))
     assert said(result, "bypassed by Ai-Uchi") and health(result) == (3, 0)
-    assert illegal_reason(state, 0, Choice(evade=True)) is not None
-    assert illegal_reason(state, 0, Choice(action=DEF)) is not None
+    assert illegal_reason(state, Player.A, Choice(evade=True)) is not None
+    assert illegal_reason(state, Player.A, Choice(action=DEF)) is not None
     # Attacked while using Ai-Uchi, its Defense 3 does not count: mutual strike.
     mutual = play(duel("ai-uchi", a_build=(2, 1, 3)), Choice(action=ATK), Choice(action=ATK))
     assert health(mutual) == (1, 2)  # takes the full 2; deals 1 through Defense 2
@@ -464,7 +465,7 @@ def test_fudoshin_defends_when_staying_and_cannot_evade():
     assert health(defend) == (3, 3)
     moved = play(state, Choice(move=ADV, action=ATK), Choice(move=ADV, action=DEF))  # 6 against 2
     assert health(moved) == (3, 0)
-    assert illegal_reason(state, 1, Choice(evade=True)) is not None
+    assert illegal_reason(state, Player.B, Choice(evade=True)) is not None
 
 
 # --- legal choices and whole duels ---------------------------------------------------------------
@@ -482,9 +483,9 @@ EVERY_CANDIDATE = [
 def test_legal_choices_are_exactly_the_choices_the_engine_accepts(pair, at):
     state = replace(new_duel(Attributes(2, 2, 2), [T[p] for p in pair], Attributes(2, 2, 2), [T[p] for p in pair]),
                     range=at)
-    listed = legal_choices(state, 0)
+    listed = legal_choices(state, Player.A)
     assert len(listed) == len(set(listed))
-    assert set(listed) == {c for c in EVERY_CANDIDATE if illegal_reason(state, 0, c) is None}
+    assert set(listed) == {c for c in EVERY_CANDIDATE if illegal_reason(state, Player.A, c) is None}
 
 
 def _check_final(state: DuelState, max_turns: int) -> None:
@@ -492,7 +493,7 @@ def _check_final(state: DuelState, max_turns: int) -> None:
     assert result is not None
     healths = [p.health for p in state.players]
     if result.reason is Reason.KNOCKOUT:
-        assert healths[1 - result.winner] == 0 < healths[result.winner]
+        assert healths[result.winner.other().seat] == 0 < healths[result.winner.seat]
     elif result.reason is Reason.DOUBLE_KNOCKOUT:
         assert healths == [0, 0] and result.winner is None
     elif result.reason is Reason.DISHONOR:

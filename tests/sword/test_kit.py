@@ -22,7 +22,7 @@ from toolkit.render.svg import render_svg
 from toolkit.sword.context import SwordContext, SwordDatabase
 from toolkit.sword.kit.build import build_sword_components
 from toolkit.sword.kit.cards import CARD_H, CARD_W, build_action_cards, build_role_cards, build_technique_cards
-from toolkit.sword.kit.common import INITIATIVE_VALUES, RANGE_SHORT, SIDES, Cuts
+from toolkit.sword.kit.common import INITIATIVE_VALUES, LOOKS, RANGE_SHORT, Cuts
 from toolkit.sword.kit.reference import (
     DRAFT_STEPS,
     build_draft_sheet,
@@ -94,7 +94,7 @@ def test_ten_action_cards_in_two_sets_told_apart_by_colour_letter_and_pattern(ct
     component = build_action_cards(ctx)
     fronts = [(slug, page) for slug, page in component.pieces if slug.startswith("action-")]
     assert len(fronts) == 10
-    for side in SIDES:
+    for side in LOOKS:
         own = [page for slug, page in fronts if slug.startswith(f"action-{side.key.lower()}-")]
         assert len(own) == 5
         assert {name for page in own for name in texts(page.items)} >= ACTION_NAMES
@@ -106,8 +106,8 @@ def test_ten_action_cards_in_two_sets_told_apart_by_colour_letter_and_pattern(ct
                 assert any(isinstance(s, Line) and s.style.stroke == side.pattern_ink for s in shapes)
             else:
                 assert any(isinstance(s, Circle) and s.style.fill == side.pattern_ink for s in shapes)
-    a, b = SIDES
-    assert a.key != b.key and a.pattern != b.pattern
+    a, b = LOOKS
+    assert a.player != b.player and a.pattern != b.pattern
     assert abs(luminance(a.fill) - luminance(b.fill)) > 0.4  # still different on a greyscale print
     # each set has its own back
     back_a, back_b = piece(component, "back-action-a"), piece(component, "back-action-b")
@@ -170,8 +170,8 @@ def test_token_sheet_holds_initiative_range_and_evade_tokens(ctx: SwordContext) 
     tokens = [token for row in token_rows(Cuts()) for token in row.tokens]
     initiative = [t for t in tokens if t.kind == "initiative"]
     assert len(initiative) == 14
-    for side in SIDES:
-        assert sorted(int(t.label) for t in initiative if t.side == side.key) == list(INITIATIVE_VALUES)
+    for side in LOOKS:
+        assert sorted(int(t.label) for t in initiative if t.side is side.player) == list(INITIATIVE_VALUES)
     assert list(INITIATIVE_VALUES) == [1, 2, 3, 4, 5, 6, 7]
     assert [t.label for t in tokens if t.kind == "range"] == ["Apart", "Sword Range", "Close Combat"]
     assert len([t for t in tokens if t.kind == "position"]) == 1

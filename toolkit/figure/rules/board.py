@@ -14,9 +14,8 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from toolkit.fields import Slug
+from toolkit.players import PLAYERS, Player
 
-Side = Literal["A", "B"]
-SIDES: tuple[Side, Side] = ("A", "B")
 _TOLERANCE = 0.01
 
 
@@ -25,7 +24,7 @@ class BoardNode(BaseModel):
     x: float
     y: float
     role: Literal["point", "goal", "entry"] = "point"
-    side: Side | None = None
+    side: Player | None = None
 
 
 class Board(BaseModel):
@@ -45,19 +44,15 @@ class Board(BaseModel):
         graph.add_edges_from(route for route in self.routes if all(end in self.nodes for end in route))
         return graph
 
-    def nodes_with(self, role: str, side: Side) -> list[str]:
+    def nodes_with(self, role: str, side: Player) -> list[str]:
         return sorted(name for name, node in self.nodes.items() if node.role == role and node.side == side)
 
-    def goal(self, side: Side) -> str:
+    def goal(self, side: Player) -> str:
         (goal,) = self.nodes_with("goal", side)
         return goal
 
-    def entries(self, side: Side) -> list[str]:
+    def entries(self, side: Player) -> list[str]:
         return self.nodes_with("entry", side)
-
-
-def enemy(side: Side) -> Side:
-    return "B" if side == "A" else "A"
 
 
 @dataclass(frozen=True)
@@ -147,7 +142,7 @@ def _check_sides(board: Board) -> list[BoardFailure]:
     for name, node in sorted(board.nodes.items()):
         if node.role != "point" and node.side is None:
             failures.append(BoardFailure(name, f"{node.role} {name} has no side", "add `side: A` or `side: B`"))
-    for side in SIDES:
+    for side in PLAYERS:
         goals, entries = board.nodes_with("goal", side), board.nodes_with("entry", side)
         if len(goals) != 1:
             failures.append(BoardFailure(goals[0] if goals else None,
@@ -162,10 +157,10 @@ def _check_sides(board: Board) -> list[BoardFailure]:
     return failures
 
 
-def _check_back_row(board: Board, side: Side, goal: str, entries: list[str]) -> list[BoardFailure]:
+def _check_back_row(board: Board, side: Player, goal: str, entries: list[str]) -> list[BoardFailure]:
     """Player A's back row is the bottom row (largest y); player B's is the top row."""
     ys = [node.y for node in board.nodes.values()]
-    back_y = max(ys) if side == "A" else min(ys)
+    back_y = max(ys) if side == Player.A else min(ys)
     row = [node.x for node in board.nodes.values() if abs(node.y - back_y) < _TOLERANCE]
     left, right = min(row), max(row)
     failures = []
@@ -204,7 +199,7 @@ def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
                                          "the board must look the same to both players"))
             continue
         node, other = board.nodes[name], board.nodes[partner]
-        swapped = enemy(node.side) if node.side else None
+        swapped = node.side.other() if node.side else None
         if other.role != node.role or (node.role != "point" and other.side != swapped):
             failures.append(BoardFailure(name, f"node {name} ({node.role} {node.side or ''}) rotates onto "
                                          f"{partner} ({other.role} {other.side or ''})".replace(" )", ")")))
@@ -220,8 +215,8 @@ def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
 
 def _check_reachability(board: Board, graph: nx.Graph) -> list[BoardFailure]:
     failures = []
-    for side in SIDES:
-        target = board.goal(enemy(side))
+    for side in PLAYERS:
+        target = board.goal(side.other())
         for entry in board.entries(side):
             if not nx.has_path(graph, entry, target):
                 failures.append(BoardFailure(entry, f"entry {entry} of side {side} cannot reach goal {target}"))
