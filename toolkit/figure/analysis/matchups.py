@@ -129,7 +129,8 @@ class Matchup:
     defender_effect: int = 0
 
     def p(self, name: str) -> float:
-        return getattr(self, name) / self.total
+        count: int = getattr(self, name)
+        return count / self.total
 
 
 def _win(m: Matchup, attacker_side: bool, weight: int, winner_color: Color, winner_effect_weight: int) -> None:

@@ -112,7 +112,7 @@ def _goal_label(ctx: KitContext, side: Player, r: float) -> list[Shape]:
     if word.overflow:
         ctx.fits.note(f"board label '{ctx.theme.terms.goal}' does not fit its goal circle", THEME_HINT)
     block = len(word.lines) * word.line_height()
-    items: list[Shape] = text_lines(word, 0, -r * 0.2 - block, "bold", INK, "middle")
+    items: list[Shape] = [*text_lines(word, 0, -r * 0.2 - block, "bold", INK, "middle")]
     items += _badge(0, r * 0.38, side.value, team, r * 0.36)
     return items
 

@@ -17,6 +17,7 @@ from toolkit.fields import Slug
 from toolkit.players import PLAYERS, Player
 
 _TOLERANCE = 0.01
+Point = tuple[float, float]  # (x, y) in mm on the drawn board
 
 
 class BoardNode(BaseModel):
@@ -36,8 +37,8 @@ class Board(BaseModel):
     nodes: dict[Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9_-]+$")], BoardNode]
     routes: tuple[tuple[StrictStr, StrictStr], ...]
 
-    def graph(self) -> nx.Graph:
-        graph = nx.Graph()
+    def graph(self) -> nx.Graph[str]:
+        graph: nx.Graph[str] = nx.Graph()
         for name in sorted(self.nodes):
             node = self.nodes[name]
             graph.add_node(name, x=node.x, y=node.y, role=node.role, side=node.side)
@@ -95,7 +96,7 @@ def _check_routes(board: Board) -> list[BoardFailure]:
     return failures
 
 
-def _check_connected(graph: nx.Graph) -> list[BoardFailure]:
+def _check_connected(graph: nx.Graph[str]) -> list[BoardFailure]:
     components = sorted((sorted(c) for c in nx.connected_components(graph)), key=lambda c: (-len(c), c))
     return [
         BoardFailure(component[0], f"nodes {', '.join(component)} are not connected to the rest of the board")
@@ -103,10 +104,10 @@ def _check_connected(graph: nx.Graph) -> list[BoardFailure]:
     ]
 
 
-def _segments_cross(p1, p2, p3, p4) -> bool:
+def _segments_cross(p1: Point, p2: Point, p3: Point, p4: Point) -> bool:
     """True if segment p1-p2 and p3-p4 properly intersect (shared end points do not count)."""
 
-    def orient(a, b, c) -> float:
+    def orient(a: Point, b: Point, c: Point) -> float:
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
     d1, d2 = orient(p3, p4, p1), orient(p3, p4, p2)
@@ -114,12 +115,12 @@ def _segments_cross(p1, p2, p3, p4) -> bool:
     return d1 * d2 < -_TOLERANCE and d3 * d4 < -_TOLERANCE
 
 
-def _point_on_segment(p, a, b) -> bool:
+def _point_on_segment(p: Point, a: Point, b: Point) -> bool:
     length = math.dist(a, b)
     return length > 0 and abs(math.dist(a, p) + math.dist(p, b) - length) < _TOLERANCE
 
 
-def _check_planar(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+def _check_planar(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
     failures = []
     if not nx.check_planarity(graph)[0]:
         failures.append(BoardFailure(None, "the routes cannot be drawn without crossings (graph is not planar)"))
@@ -190,7 +191,7 @@ def rotation_map(board: Board) -> dict[str, str | None]:
     return result
 
 
-def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+def _check_rotation(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
     failures = []
     mapping = rotation_map(board)
     for name, partner in mapping.items():
@@ -207,13 +208,13 @@ def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
         return failures
     for a, b in sorted(tuple(sorted(edge)) for edge in graph.edges):
         ra, rb = mapping[a], mapping[b]
-        if not graph.has_edge(ra, rb):
+        if ra is None or rb is None or not graph.has_edge(ra, rb):  # (every node has a partner by now)
             failures.append(BoardFailure(a, f"route {a}-{b} has no rotated twin {ra}-{rb}",
                                          "the rotation that swaps the sides must map routes onto routes"))
     return failures
 
 
-def _check_reachability(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+def _check_reachability(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
     failures = []
     for side in PLAYERS:
         target = board.goal(side.other())

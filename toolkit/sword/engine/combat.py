@@ -7,6 +7,7 @@ lists the rulings applied here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from toolkit.players import Player
 from toolkit.sword import constants
@@ -69,9 +70,10 @@ class Turn:
     def change(self, player: Player, resource: Resource, delta: int) -> int:
         """Change a player's resource within 0..cap; returns how much it actually changed."""
         i = player.seat
-        before = getattr(self.players[i], resource)
+        before: int = getattr(self.players[i], resource)
         self.players[i] = adjust(self.players[i], self.sides[i].technique, resource, delta)
-        return getattr(self.players[i], resource) - before
+        after: int = getattr(self.players[i], resource)
+        return after - before
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +208,8 @@ def _resolve_evades(turn: Turn) -> None:
             _apply_evade(turn, side, plan)
 
 
-def _evade_terms(technique: Technique, choice: Choice, view: View) -> tuple[str | None, int, int, dict] | str:
+def _evade_terms(technique: Technique, choice: Choice,
+                 view: View) -> tuple[Resource | Literal["either"] | None, int, int, dict[Resource, int]] | str:
     """(resource or 'either' or None for free, amount, counter, gains) of the chosen evade, or why not."""
     if choice.special_evade:
         special = of_kind(technique, "special_evade")[0]
@@ -235,13 +238,16 @@ def _plan_evade(turn: Turn, side: Combatant) -> EvadePlan | None:
     terms = _evade_terms(side.technique, side.choice, turn.view(side.player))
     if isinstance(terms, str):
         return EvadePlan(False, terms)
-    resource, amount, counter, gain = terms
+    declared, amount, counter, gain = terms
     surcharge = sum(effect.amount for effect in of_kind(attacker.technique, "evade_surcharge"))
     if surcharge:
         amount += surcharge
-        resource = resource or "either"
-    if resource == "either":
+        declared = declared or "either"
+    resource: Resource | None
+    if declared == "either":
         resource = side.choice.evade_with or ("momentum" if me.momentum >= amount else "balance")
+    else:
+        resource = declared
     for bypass in active(attacker.technique, "bypass_evade", turn.view(attacker.player)):
         if bypass.paid_with in (None, resource) and not protected(side.technique, bypass):
             return EvadePlan(False, f"the evade is bypassed by {attacker.technique.name}")

@@ -60,6 +60,7 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from toolkit.players import PLAYERS, Player
 from toolkit.sword import constants
@@ -185,7 +186,8 @@ def illegal_reason(state: DuelState, player: Player, choice: Choice) -> str | No
             return "the Insight card needs a target, and only it takes one"
         if choice.action is Action.DEFEND and _always_cannot_defend(technique):
             return f"{technique.name} cannot defend"
-        return f"{choice.action.value} can never be in range after {choice.move.value} from {state.range.value}"
+        played = choice.action.value if choice.action is not None else "no action card"
+        return f"{played} can never be in range after {choice.move.value} from {state.range.value}"
     if (choice.evade, choice.evade_with, choice.special_evade) not in _evades(technique):
         return f"{technique.name} does not allow that evade declaration"
     if choice.reset not in _resets(technique):
@@ -320,7 +322,8 @@ def _insight(turn: Turn) -> None:
         else:
             learned = getattr(turn.players[foe_side.player.seat].attributes, target.value)
             text = str(learned)
-        turn.players[side.player.seat] = replace(me, knows=replace(me.knows, **{target.value: learned}))
+        learned_field: dict[str, Any] = {target.value: learned}  # an attribute's int, or the technique's id
+        turn.players[side.player.seat] = replace(me, knows=replace(me.knows, **learned_field))
         turn.log.append(f"{me.name} gains Insight: the opponent's {target.value} is {text}.")
 
 

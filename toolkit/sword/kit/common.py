@@ -32,7 +32,7 @@ from toolkit.render.scene import (
 from toolkit.render.textfit import ELLIPSIS, LEADING, Fitted, fit_line, fit_text, wrap
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
-from toolkit.sword.model import Technique
+from toolkit.sword.model import Resource, Technique
 from toolkit.sword.rules.positions import Move, Range
 
 # --- Spec 002 numbers, read from the rules engine so the sheets cannot disagree with it -----------------
@@ -50,7 +50,7 @@ def role_start() -> dict[str, Start]:
     return {role: Start(*resources, constants.START_HEALTH) for role, resources in constants.START_RESOURCES.items()}
 
 
-def move_change(move: Move, resource: str) -> int:
+def move_change(move: Move, resource: Resource) -> int:
     """What a movement card does to one of its player's resources (0: nothing)."""
     return constants.MOVE_RESOURCES[move.value].get(resource, 0)
 

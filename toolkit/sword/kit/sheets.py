@@ -11,7 +11,21 @@ from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
-from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import (
+    PT_TO_MM,
+    Anchor,
+    Circle,
+    FontName,
+    Group,
+    Line,
+    Page,
+    Polygon,
+    Rect,
+    Shape,
+    Style,
+    Text,
+    filled,
+)
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
@@ -320,9 +334,9 @@ def _owner_half(ctx: SwordContext, side: PlayerLook, width: float, top: float, b
                 items.append(Rect(m, ry, inner, row_h, filled("#f8f5ee", None)))
             x = m
             for c, (cell, cw) in enumerate(zip(row, cols, strict=True)):
-                font = "bold" if r == 0 or c == 0 else "regular"
+                font: FontName = "bold" if r == 0 or c == 0 else "regular"
                 fitted_cell = cuts.line(cell, cw - 3.0, font, size, 5, "example builds")
-                anchor = "start" if c == 0 else "middle"
+                anchor: Anchor = "start" if c == 0 else "middle"
                 tx = x + 2.0 if c == 0 else x + cw / 2
                 items.append(Text(tx, ry + row_h / 2 + fitted_cell.size * PT_TO_MM * 0.36, fitted_cell.lines[0],
                                   fitted_cell.size, font, SUMI, anchor))
