@@ -74,7 +74,9 @@ def compose_single_node(parser: EventSource, resolve: Resolve, max_depth: int) -
     return root
 
 
-def _compose_document(get_event: Callable[[], Any], resolve: Resolve, max_depth: int) -> Node:
+# One loop on purpose (complexity above the limit): the hot path of every YAML load (bench/yaml_load.py);
+# helpers would add a call per event.
+def _compose_document(get_event: Callable[[], Any], resolve: Resolve, max_depth: int) -> Node:  # noqa: C901
     anchors: dict[str, Node] = {}
     open_nodes: list[CollectionNode] = []  # the collections being filled, outermost first
     waiting_keys: list[Any] = []  # per open collection: a mapping's key still waiting for its value

@@ -30,7 +30,7 @@ def two(a: Segment, b: Segment) -> tuple[Segment, ...]:
 HALF = 48
 
 
-@pytest.mark.parametrize("a_color, d_color, attacker, defender, draw", [
+@pytest.mark.parametrize(("a_color", "d_color", "attacker", "defender", "draw"), [
     # attacker half vs defender half decides 1/4; the rest: colour vs Red (colour wins), Red vs Red (draw)
     (W, P, "1/4", "1/2", "1/4"),     # Purple beats White
     (P, W, "1/2", "1/4", "1/4"),
@@ -58,7 +58,9 @@ def test_damage_and_stars_compare() -> None:
     three = (seg(P, 96, stars=3, effect="x"),)
     one = (seg(P, 96, stars=1, effect="x"),)
     odds = battle_odds(Fighter(one), Fighter(three))
-    assert odds.defender_wins == 1 and odds.defender_effect == 1 and odds.attacker_deactivated == 0
+    assert odds.defender_wins == 1
+    assert odds.defender_effect == 1
+    assert odds.attacker_deactivated == 0
 
 
 def test_consequences_follow_the_winning_colour() -> None:
@@ -102,7 +104,8 @@ def test_modifiers_move_odds_the_right_way(units) -> None:
         confused = battle_odds(Fighter(a, status=status_rule(variant, "confusion")), Fighter(d))
         assert confused.attacker_deactivated > plain.attacker_deactivated
     asleep = battle_odds(Fighter(a), Fighter(d, status=status_rule("spec000", "sleep")))
-    assert asleep.attacker_wins > plain.attacker_wins and asleep.defender_wins == 0
+    assert asleep.attacker_wins > plain.attacker_wins
+    assert asleep.defender_wins == 0
 
 
 def test_confusion_is_two_stage() -> None:
@@ -110,7 +113,8 @@ def test_confusion_is_two_stage() -> None:
     confused = battle_odds(Fighter(disk, status=status_rule("spec001", "confusion")), Fighter((seg(R, 96),)))
     self_hits = [o for o in confused.outcomes if o.consequence == "self-hit"]
     assert [o.probability for o in self_hits] == [Fraction(1, 4)]
-    assert confused.attacker_wins == Fraction(3, 4) and confused.attacker_deactivated == Fraction(1, 4)
+    assert confused.attacker_wins == Fraction(3, 4)
+    assert confused.attacker_deactivated == Fraction(1, 4)
 
 
 def test_fast_matrix_equals_exact_enumeration(units) -> None:
@@ -136,13 +140,16 @@ def test_odds_json_sums_to_one(capsys) -> None:
 def test_odds_text_and_errors(capsys) -> None:
     assert main(["odds", "j-lts", "a-sqt", "--attacker-stage", "1"]) == 0
     out = capsys.readouterr().out
-    assert "attacker wins" in out and "%" in out and "attacker stage 1" in out
+    assert "attacker wins" in out
+    assert "%" in out
+    assert "attacker stage 1" in out
     assert main(["odds", "j-lts", "a-sqt", "--attacker-status", "nonsense"]) == 2
     assert "unknown status" in capsys.readouterr().err
     assert main(["odds", "j-lts", "a-sqt", "--module", "teleport-swap"]) == 2
 
 
-def test_balance_ratings_and_report(units, tmp_path, capsys) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the command's report out of the test output
+def test_balance_ratings_and_report(units, tmp_path) -> None:
     result = balance({uid: u for uid, u in units.items() if uid in {"v-k4", "sq-7", "l-10s", "t-1", "z-0"}})
     ratings = [r.rating for r in result.ratings]
     assert ratings == sorted(ratings, reverse=True)
@@ -171,7 +178,8 @@ def test_chimera_sleep_and_frozen_defenders_still_spin(units) -> None:
         for variant in ("spec000", "spec001"):
             rule = status_rule(variant, status)
             assert not rule.can_initiate
-        assert not status_rule("spec001", status).can_move and status_rule("spec001", status).spins_when_attacked
+        assert not status_rule("spec001", status).can_move
+        assert status_rule("spec001", status).spins_when_attacked
         assert not status_rule("spec000", status).spins_when_attacked
 
 
@@ -214,7 +222,7 @@ def test_an_attacker_that_cannot_initiate_raises(units, variant, status) -> None
     assert caught.value.status.id == status
 
 
-@pytest.mark.parametrize("theme, attacker, defender, status, printed", [
+@pytest.mark.parametrize(("theme", "attacker", "defender", "status", "printed"), [
     ("duel-protocol", "v-k4", "sq-7", "sleep", "Standby Mode"),
     ("duel-protocol", "v-k4", "sq-7", "Cryo-Stasis", "Cryo-Stasis"),
     ("chimera", "v-pka", "a-sqt", "sleep", "Sleep"),
@@ -225,7 +233,8 @@ def test_odds_refuses_a_battle_that_cannot_happen(capsys, theme, attacker, defen
         assert main(["odds", attacker, defender, "--theme", theme, "--attacker-status", status, *extra]) == 2
         captured = capsys.readouterr()
         assert captured.out == ""
-        assert f"{attacker} cannot attack" in captured.err and printed in captured.err
+        assert f"{attacker} cannot attack" in captured.err
+        assert printed in captured.err
         assert "Traceback" not in captured.err
 
 
@@ -251,7 +260,8 @@ def test_respin_decides_by_consequences_not_by_winning() -> None:
     Deciding by 'who wins' kept it and knocked out only 1/2 of the time."""
     a = (seg(W, 48, damage=50), seg(B, 48))
     odds = battle_odds(Fighter(a, respin=True), Fighter((seg(R, 96),)))
-    assert odds.attacker_wins == 1 and odds.defender_deactivated == Fraction(3, 4)
+    assert odds.attacker_wins == 1
+    assert odds.defender_deactivated == Fraction(3, 4)
     # a landed effect is worth 1/2, as in the rating: on Purple (1/2) a re-spin is worth (1/2 + 1) / 2 = 3/4
     b = (seg(P, 48, stars=1, effect="Paralysed"), seg(W, 48, damage=10))
     odds = battle_odds(Fighter(b, respin=True), Fighter((seg(R, 96),)))
@@ -268,7 +278,8 @@ def test_paralysis_tie_takes_the_first_segment_in_wheel_order(variant) -> None:
     attacker cannot win (Gold 30 loses); had the Gold been replaced, White 50 would win 1/3."""
     a = (seg(W, 32, damage=50), seg(G, 32, damage=30), seg(R, 32))
     odds = battle_odds(Fighter(a, status=status_rule(variant, "paralysis")), Fighter((seg(W, 96, damage=40),)))
-    assert odds.attacker_wins == 0 and odds.defender_wins == 1
+    assert odds.attacker_wins == 0
+    assert odds.defender_wins == 1
     assert battle_odds(Fighter(a), Fighter((seg(W, 96, damage=40),))).attacker_wins == Fraction(1, 3)
 
 
@@ -276,12 +287,14 @@ def test_odds_json_effect_fraction_and_text_status_names(capsys) -> None:
     assert main(["odds", "v-pka", "a-sqt", "--json"]) == 0
     exact = json.loads(capsys.readouterr().out)["exact"]
     # Static Field (Purple 16, with an effect) beats Bubble Shot and Malfunction (40): 640 / 9216
-    assert exact["effect_applied"] == exact["attacker_effect"] == "5/72" and exact["defender_effect"] == "0"
+    assert exact["effect_applied"] == exact["attacker_effect"] == "5/72"
+    assert exact["defender_effect"] == "0"
     assert main(["odds", "v-k4", "sq-7", "--attacker-status", "paralysis", "--defender-status", "noxious"]) == 0
     assert "with attacker EMP Static, defender Critical Leak" in capsys.readouterr().out
     assert main(["odds", "v-pka", "a-sqt", "--defender-status", "sleep"]) == 0
     out = capsys.readouterr().out
-    assert "with defender Sleep" in out and "a-sqt deactivated" in out
+    assert "with defender Sleep" in out
+    assert "a-sqt deactivated" in out
 
 
 @pytest.fixture
@@ -302,22 +315,27 @@ def test_upgrade_cycles_never_crash_odds(looping_project, capsys) -> None:
     units = database.unit_defs()
     assert looping_units(units) == {"t-1", "t-2", "t-3"}
     stages = upgrade_stages(units)  # no exception: the loop's units simply have no stage
-    assert "t-1" not in stages and stages["f-5"] == 1 and stages["v-k4"] == 0
+    assert "t-1" not in stages
+    assert stages["f-5"] == 1
+    assert stages["v-k4"] == 0
     # the other units still fight: v-k4's 84 non-Miss of 96 beat sq-7's Bubble and Miss (44): 77/192
     assert main(["odds", "v-k4", "sq-7", "--data", str(looping_project), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["exact"]["attacker_wins"] == "77/192"
     for pair in (["t-1", "sq-7"], ["sq-7", "t-3"]):
         assert main(["odds", *pair, "--data", str(looping_project)]) == 1
         err = capsys.readouterr().err
-        assert "upgrade chain loops (t-1 -> t-2 -> t-3 -> t-1)" in err and "internal error" not in err
+        assert "upgrade chain loops (t-1 -> t-2 -> t-3 -> t-1)" in err
+        assert "internal error" not in err
 
 
 def test_upgrade_cycles_never_crash_balance(looping_project, tmp_path, capsys) -> None:
     out = tmp_path / "out"
     assert main(["balance", str(looping_project), "--out", str(out)]) == 1  # a validation error: X003
     captured = capsys.readouterr()
-    assert "X003" in captured.out + captured.err and "internal error" not in captured.err
+    assert "X003" in captured.out + captured.err
+    assert "internal error" not in captured.err
     assert main(["balance", str(looping_project), "--skip-invalid", "--out", str(out)]) == 0
     assert "left out 3 units" in capsys.readouterr().out
     rows = (out / "duel-protocol" / "matchups.csv").read_text(encoding="utf-8").splitlines()
-    assert len(rows) == 1 + 17 * 17 and not any(row.startswith(("t-1,", "t-2,", "t-3,")) for row in rows)
+    assert len(rows) == 1 + 17 * 17
+    assert not any(row.startswith(("t-1,", "t-2,", "t-3,")) for row in rows)

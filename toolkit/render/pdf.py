@@ -136,7 +136,7 @@ def _image(canvas: Canvas, item: Image) -> None:
     canvas.restoreState()
 
 
-def _draw(canvas: Canvas, item: Shape, state: _State) -> None:
+def _draw(canvas: Canvas, item: Shape, state: _State) -> None:  # noqa: C901 - one flat branch per shape type
     if isinstance(item, Text):  # _draw_all batches runs of text; a lone one is drawn the same way
         _texts(canvas, [item], state)
         return

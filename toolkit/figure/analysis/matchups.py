@@ -81,7 +81,7 @@ class Profile:
             purple_effect_weight=effect,
             damage=Distribution.of([(s.damage or 0, s.size, False) for s in disk if s.color in DAMAGE]),
             stars=Distribution.of([(s.stars or 0, s.size, _has_effect(s)) for s in disk if s.color is Color.PURPLE]),
-            features=tuple(weight[c] for c in COLORS) + (effect,),
+            features=(*(weight[c] for c in COLORS), effect),
             fixed=_fixed_coefficients(weight, effect),
         )
 

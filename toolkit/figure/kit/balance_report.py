@@ -125,7 +125,7 @@ def _summary_page(ctx: KitContext, result: Balance, width: float, height: float)
     return page
 
 
-def _heatmap_page(ctx: KitContext, result: Balance, width: float, height: float) -> Page:
+def _heatmap_page(result: Balance, width: float, height: float) -> Page:
     page = Page(width, height, label="Balance heatmap")
     n = len(result.unit_ids)
     page.add(Text(MARGIN, MARGIN + 6, "Who beats whom", 14, "bold", INK),
@@ -171,7 +171,7 @@ def _heatmap_page(ctx: KitContext, result: Balance, width: float, height: float)
 def build_balance(ctx: KitContext, result: Balance) -> Component:
     width, height = PAPER_SIZES[ctx.paper]
     component = Component("balance", f"{ctx.theme.terms.game}: balance report")
-    component.pages = [_summary_page(ctx, result, width, height), _heatmap_page(ctx, result, width, height)]
+    component.pages = [_summary_page(ctx, result, width, height), _heatmap_page(result, width, height)]
     component.pieces = [("balance-summary", component.pages[0]), ("balance-heatmap", component.pages[1])]
     return component
 
