@@ -21,7 +21,8 @@ def _header(path: Path) -> tuple[str, int, str]:
     text = path.read_text(encoding="utf-8")
     expect = re.search(r"# expect: (\w+) line (\d+)", text)
     place = re.search(r"# place: (\S+)", text)
-    assert expect and place, f"{path.name} needs '# expect:' and '# place:' header lines"
+    assert expect, f"{path.name} needs '# expect:' and '# place:' header lines"
+    assert place, f"{path.name} needs '# expect:' and '# place:' header lines"
     return expect.group(1), int(expect.group(2)), place.group(1)
 
 
@@ -77,7 +78,7 @@ def test_base_project_is_valid(base_project: Path) -> None:
 
 @pytest.mark.parametrize("case", CASE_FILES, ids=lambda p: p.stem)
 def test_cli_reports_bad_file_with_exit_1(case: Path, base_project: Path, capsys) -> None:
-    _, line, place = _header(case)
+    _, _line, place = _header(case)
     _place(base_project, case, place)
     code = main(["validate", str(base_project)])
     out = capsys.readouterr()

@@ -35,7 +35,9 @@ def test_yes_no_on_off_and_dates_stay_text() -> None:
 
 def test_duplicate_key_names_both_lines() -> None:
     problem = parse("id: a\nname: x\nid: b\n").problems[0]
-    assert problem.code == "Y003" and problem.line == 3 and "line 1" in problem.message
+    assert problem.code == "Y003"
+    assert problem.line == 3
+    assert "line 1" in problem.message
 
 
 def test_billion_laughs_is_bounded_and_fast() -> None:
@@ -72,8 +74,10 @@ def test_odd_unicode() -> None:
 
 def test_merge_keys_work_and_keep_positions() -> None:
     data = parse("base: &b {mp: 2, class: R}\nunit:\n  <<: *b\n  mp: 3\n").data["unit"]
-    assert isinstance(data, LocatedDict) and data == {"mp": 3, "class": "R"}
-    assert data.value_pos["mp"].line == 4 and data.value_pos["class"].line == 1
+    assert isinstance(data, LocatedDict)
+    assert data == {"mp": 3, "class": "R"}
+    assert data.value_pos["mp"].line == 4
+    assert data.value_pos["class"].line == 1
 
 
 def test_multiple_documents_are_a_syntax_problem() -> None:
@@ -127,7 +131,7 @@ def _mutations(draw) -> str:
             lines.insert(index, lines[index])
         elif action == "insert":
             col = draw(st.integers(0, len(lines[index])))
-            char = draw(st.sampled_from(list(":-[]{},&*!|>'\"#%@`\t ") + ["yes", "\u202e", "\x00", "é"]))
+            char = draw(st.sampled_from([*":-[]{},&*!|>'\"#%@`\t ", "yes", "\u202e", "\x00", "é"]))
             lines[index] = lines[index][:col] + char + lines[index][col:]
         elif action == "truncate":
             lines[index] = lines[index][: draw(st.integers(0, len(lines[index])))]
@@ -142,4 +146,5 @@ def test_mutated_unit_files_validate_without_traceback(base_project: Path, capsy
     (base_project / "unit_data" / "alpha.yaml").write_text(text, encoding="utf-8", errors="surrogatepass")
     assert main(["validate", str(base_project)]) in (0, 1)
     out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err and "internal error" not in out.err
+    assert "Traceback" not in out.out + out.err
+    assert "internal error" not in out.err

@@ -55,8 +55,10 @@ def _string_literals(path: Path) -> list[str]:
 
 
 def test_the_rule_finds_the_modules() -> None:
-    assert "toolkit.figure.rules.combat" in MODULES and "toolkit.sword.engine.duel" in MODULES
-    assert _inside("toolkit.kit.cards", PRESENTATION) and not _inside("toolkit.kitchen", PRESENTATION)
+    assert "toolkit.figure.rules.combat" in MODULES
+    assert "toolkit.sword.engine.duel" in MODULES
+    assert _inside("toolkit.kit.cards", PRESENTATION)
+    assert not _inside("toolkit.kitchen", PRESENTATION)
 
 
 @pytest.mark.parametrize("module", [m for m in MODULES if _inside(m, PURE)])

@@ -36,7 +36,8 @@ def test_kit_folder_carries_a_mark_listing_what_duelkit_wrote(base_project: Path
     kit = base_project / "output" / "duel-protocol"
     lines = (kit / MARK_FILE).read_text(encoding="utf-8").splitlines()
     assert lines[0] == MARK_FORMAT
-    assert {"kit.pdf", "board.pdf"} <= set(lines) and set(os.listdir(kit)) - {MARK_FILE} <= set(lines)
+    assert {"kit.pdf", "board.pdf"} <= set(lines)
+    assert set(os.listdir(kit)) - {MARK_FILE} <= set(lines)
     assert main(["build", str(base_project)]) == 0  # its own folder is replaced
 
 
@@ -104,7 +105,7 @@ def test_empty_folder_is_used(base_project: Path) -> None:
     assert (base_project / "output" / "duel-protocol" / "kit.pdf").is_file()
 
 
-@pytest.mark.parametrize("command, sub, name", [(["balance"], "balance", "balance.csv"),
+@pytest.mark.parametrize(("command", "sub", "name"), [(["balance"], "balance", "balance.csv"),
                                                (["reference"], "reference", "manual.html")])
 def test_balance_and_reference_refuse_unmarked_folders_too(
         base_project: Path, capsys, command: list[str], sub: str, name: str) -> None:
@@ -116,7 +117,8 @@ def test_balance_and_reference_refuse_unmarked_folders_too(
     assert os.listdir(target) == ["mine.txt"]
     shutil.rmtree(target)
     assert main([*command, str(base_project)]) == 0
-    assert (target / name).is_file() and (target / MARK_FILE).is_file()
+    assert (target / name).is_file()
+    assert (target / MARK_FILE).is_file()
 
 
 # --- item 10: atomic in fact -------------------------------------------------------------------------
@@ -158,21 +160,22 @@ def test_a_kill_between_any_two_steps_leaves_a_kit_and_the_next_build_recovers(
     out = tmp_path / "out"
     output.replace_folder(out / "duel-protocol", OLD_KIT)
 
-    def killed(*args, **kwargs):
+    def killed(*_args, **_kwargs):
         raise _Killed
 
     if step == "mid-stage":  # killed halfway through writing the new files
         monkeypatch.setattr(output, "_write_file", _killed_at_write(3))
     else:  # killed just before this step (before `_stage`: the staging folder is made, still empty)
         monkeypatch.setattr(output, step, killed)
-    monkeypatch.setattr(output, "_roll_back", lambda *args: None)
+    monkeypatch.setattr(output, "_roll_back", lambda *_args: None)
     with pytest.raises(_Killed):
         output.replace_folder(out / "duel-protocol", NEW_KIT)
     monkeypatch.undo()
 
     left = _kit(out / "duel-protocol")
     if step == "_move_in":  # the one gap: between the two renames the old kit is aside, under a marked name
-        assert left is None and any(".duelkit-old-" in name for name in os.listdir(out))
+        assert left is None
+        assert any(".duelkit-old-" in name for name in os.listdir(out))
     else:
         assert left in (OLD_KIT, NEW_KIT)
     assert [name for name in os.listdir(out) if ".duelkit-new-" in name or ".duelkit-old-" in name]
@@ -193,7 +196,7 @@ def test_a_failure_at_any_step_rolls_back_to_the_old_kit(tmp_path: Path, monkeyp
     out = tmp_path / "out"
     output.replace_folder(out / "duel-protocol", OLD_KIT)
 
-    def disk_full(*args, **kwargs):
+    def disk_full(*_args, **_kwargs):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(output, step, disk_full)
@@ -265,7 +268,9 @@ def test_two_builds_at_once_one_completes_the_other_is_told(
     first.join(30)
     assert codes == [0]
     kit = _kit(out / "duel-protocol")
-    assert kit is not None and "kit.pdf" in kit and kit["kit.pdf"].startswith(b"%PDF")
+    assert kit is not None
+    assert "kit.pdf" in kit
+    assert kit["kit.pdf"].startswith(b"%PDF")
     assert sorted(os.listdir(out)) == [".duelkit-lock", "duel-protocol"]
 
 
@@ -280,7 +285,8 @@ def test_a_second_process_is_refused_while_the_folder_is_locked(tmp_path: Path, 
     with OutputFolder(out):
         done = subprocess.run([sys.executable, "-m", "toolkit", "build", str(base_project), "--out", str(out)],
                               capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 1 and "another duelkit command is writing" in done.stderr
+    assert done.returncode == 1
+    assert "another duelkit command is writing" in done.stderr
     assert not (out / "duel-protocol").exists()
 
 
@@ -315,7 +321,8 @@ def test_unit_file_linking_outside_is_reported_at_the_link_and_not_read(
     code, problems, text = _validate_json(base_project, capsys)
     assert code == 1
     assert [(p["code"], p["file"]) for p in problems] == [("F001", str(base_project / "unit_data" / "leak.yaml"))]
-    assert SECRET not in text and "stolen" not in text  # not read, not quoted
+    assert SECRET not in text
+    assert "stolen" not in text
     assert str(secret.parent) not in text  # the link is named, never its target
 
 
@@ -345,8 +352,10 @@ def test_project_file_linking_outside_is_not_read(tmp_path: Path, base_project: 
     (base_project / "duelkit.yaml").unlink()
     (base_project / "duelkit.yaml").symlink_to(secret)
     code, problems, text = _validate_json(base_project, capsys)
-    assert code == 1 and [p["code"] for p in problems] == ["F001"]
-    assert problems[0]["file"] == str(base_project / "duelkit.yaml") and SECRET not in text
+    assert code == 1
+    assert [p["code"] for p in problems] == ["F001"]
+    assert problems[0]["file"] == str(base_project / "duelkit.yaml")
+    assert SECRET not in text
 
 
 def test_sword_techniques_linking_outside_are_not_read(tmp_path: Path, capsys) -> None:
@@ -358,7 +367,8 @@ def test_sword_techniques_linking_outside_are_not_read(tmp_path: Path, capsys) -
     first.symlink_to(secret)
     capsys.readouterr()
     code, problems, _ = _validate_json(project, capsys)
-    assert code == 1 and ("F001", str(first)) in [(p["code"], p["file"]) for p in problems]
+    assert code == 1
+    assert ("F001", str(first)) in [(p["code"], p["file"]) for p in problems]
 
 
 def test_bundled_data_is_read_as_a_project_too(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -369,7 +379,8 @@ def test_bundled_data_is_read_as_a_project_too(tmp_path: Path, monkeypatch, caps
     (bundle / "unit_data" / "duel-protocol" / "leak.yaml").symlink_to(secret)
     monkeypatch.setattr(toolkit.registry, "bundled_root", lambda: bundle)
     code, problems, text = _validate_json(None, capsys)
-    assert code == 1 and SECRET not in text
+    assert code == 1
+    assert SECRET not in text
     leak = bundle / "unit_data" / "duel-protocol" / "leak.yaml"
     assert [p["file"] for p in problems if p["code"] == "F001"] == [str(leak)]
 
@@ -388,7 +399,8 @@ def test_template_linking_outside_is_refused_and_not_quoted(
     assert main(["reference", str(base_project)]) == 1
     err = capsys.readouterr().err
     assert f"{base_project / link}: symbolic link that leads outside the project" in err
-    assert SECRET not in err and str(outside) not in err
+    assert SECRET not in err
+    assert str(outside) not in err
     assert not (base_project / "output" / "reference" / "duel-protocol").exists()
 
 
@@ -416,7 +428,8 @@ def test_a_fifo_template_never_hangs_reference(base_project: Path) -> None:
     (base_project / "templates").mkdir()
     os.mkfifo(base_project / "templates" / "manual.html.j2")
     done = _cli("reference", str(base_project))
-    assert done.returncode == 1 and "manual.html.j2: a named pipe (FIFO), not a regular file" in done.stderr
+    assert done.returncode == 1
+    assert "manual.html.j2: a named pipe (FIFO), not a regular file" in done.stderr
 
 
 def test_a_socket_and_a_device_are_reported(base_project: Path, capsys) -> None:
@@ -491,7 +504,8 @@ def test_chmod_000_file_and_folder_are_reported(base_project: Path, capsys) -> N
     finally:
         os.chmod(base_project / "unit_data" / "more.yaml", 0o644)
         os.chmod(base_project / "unit_data" / "squads", 0o755)
-    assert code == 1 and {p["code"] for p in problems} >= {"F003"}
+    assert code == 1
+    assert {p["code"] for p in problems} >= {"F003"}
 
 
 # --- item 14: SVG names never collide --------------------------------------------------------------------
@@ -548,5 +562,5 @@ def test_two_pieces_with_one_name_stop_the_build_instead_of_overwriting() -> Non
 
     page = Page(10, 10, [])
     twice = Component("cards", "Cards", pages=[page], pieces=[("card-x", page), ("card-x", page)])
-    with pytest.raises(DuelkitError, match="card-x.svg"):
+    with pytest.raises(DuelkitError, match=r"card-x\.svg"):
         kit_files([twice], "Game", svg=True)

@@ -124,7 +124,8 @@ def test_composer_never_recurses() -> None:
     """Nesting far past Python's recursion limit composes; the depth limit stops at its first node too deep."""
     deep = "[" * 5_000 + "]" * 5_000
     node = compose_single_node(yaml.cyaml.CParser(deep), yamlsource._RESOLVER.resolve, max_depth=10_000)
-    assert node is not None and len(node.value) == 1
+    assert node is not None
+    assert len(node.value) == 1
     with pytest.raises(NestingTooDeep) as refused:
         compose_single_node(yaml.cyaml.CParser(deep), yamlsource._RESOLVER.resolve, max_depth=40)
     assert (refused.value.mark.line, refused.value.mark.column) == (0, 40)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -19,13 +19,22 @@ from toolkit.yamlsource import LocatedDict, LocatedList, Pos, SourceFile, load_y
 PROJECT_FILE = "duelkit.yaml"
 
 T = TypeVar("T", bound=BaseModel)
+V = TypeVar("V")  # what Located holds: a validated definition
+
+
+class HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+D = TypeVar("D", bound=HasId)  # a definition with an id: a unit, a module, a squad, a technique
 
 
 @dataclass(frozen=True)
-class Located(Generic[T]):
+class Located(Generic[V]):
     """A validated definition and where it was written."""
 
-    value: T
+    value: V
     source: SourceFile
     data: LocatedDict
     where: tuple  # path of `data` inside its file, e.g. ("units", 2)
@@ -107,9 +116,9 @@ def load_kind(files: list[Path], model: type[T], plural: str, problems: list[Pro
     return entries
 
 
-def index_by_id(entries: list[Located[T]], kind: str, problems: list[Problem]) -> dict[str, Located[T]]:
+def index_by_id(entries: list[Located[D]], kind: str, problems: list[Problem]) -> dict[str, Located[D]]:
     """By id; a repeated id is reported at the later definition and names the first."""
-    result: dict[str, Located[T]] = {}
+    result: dict[str, Located[D]] = {}
     for entry in entries:
         key = entry.value.id
         if key in result:

@@ -9,6 +9,7 @@ import typing
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from toolkit.fields import SLUG_PATTERN
 from toolkit.problems import Problem
@@ -98,7 +99,7 @@ def _path_text(where: tuple, loc: tuple) -> str:
     return "".join(parts) or "the top level"
 
 
-def _problem(model: type[BaseModel], error: dict, data: Any, source: SourceFile, where: tuple) -> Problem:
+def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: SourceFile, where: tuple) -> Problem:
     loc = tuple(error["loc"])
     kind = error["type"]
     path = _path_text(where, loc)
@@ -151,7 +152,7 @@ def _suggest_slug(value: str) -> str:
     return slug or "v-k4"
 
 
-def _expected_text(error: dict) -> str:
+def _expected_text(error: ErrorDetails) -> str:
     ctx = error.get("ctx") or {}
     kind = error["type"]
     if "expected" in ctx:

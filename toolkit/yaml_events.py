@@ -27,7 +27,7 @@ from yaml.events import (
     SequenceStartEvent,
     StreamEndEvent,
 )
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
 _NO_KEY: Any = object()  # the open mapping is waiting for a key, not a value
 
@@ -45,7 +45,7 @@ class ParsersDisagree(Exception):
 
 
 class EventSource(Protocol):
-    def get_event(self) -> Event: ...
+    def get_event(self) -> Event | None: ...
 
 
 Resolve = Callable[[type, Any, Any], str]
@@ -58,7 +58,9 @@ def compose_single_node(parser: EventSource, resolve: Resolve, max_depth: int) -
     ComposerError for an undefined alias, a duplicate anchor or a second document, as PyYAML does, and
     ParsersDisagree (see the module docstring).
     """
-    get_event = parser.get_event
+    # Any: events are told apart by `type(event) is X` (faster than isinstance on this hot path), which mypy
+    # does not narrow; each branch reads only the attributes its event kind has.
+    get_event: Callable[[], Any] = parser.get_event
     get_event()  # stream start
     event = get_event()
     if isinstance(event, StreamEndEvent):
@@ -72,9 +74,11 @@ def compose_single_node(parser: EventSource, resolve: Resolve, max_depth: int) -
     return root
 
 
-def _compose_document(get_event: Callable[[], Event], resolve: Resolve, max_depth: int) -> Node:
+# One loop on purpose (complexity above the limit): the hot path of every YAML load (bench/yaml_load.py);
+# helpers would add a call per event.
+def _compose_document(get_event: Callable[[], Any], resolve: Resolve, max_depth: int) -> Node:  # noqa: C901
     anchors: dict[str, Node] = {}
-    open_nodes: list[Node] = []  # the collections being filled, outermost first
+    open_nodes: list[CollectionNode] = []  # the collections being filled, outermost first
     waiting_keys: list[Any] = []  # per open collection: a mapping's key still waiting for its value
     while True:
         event = get_event()
@@ -113,9 +117,9 @@ def _compose_document(get_event: Callable[[], Event], resolve: Resolve, max_dept
                         raise ParsersDisagree()
                     if tag is None:
                         tag = resolve(node_class, None, event.implicit)
-                    node = node_class(tag, [], event.start_mark, None,
-                                      flow_style=event.flow_style)
-                    open_nodes.append(node)
+                    collection = node_class(tag, [], event.start_mark, None, flow_style=event.flow_style)
+                    node = collection
+                    open_nodes.append(collection)
                     waiting_keys.append(_NO_KEY)
                     done = None
                 if anchor is not None:
@@ -134,7 +138,7 @@ def _compose_document(get_event: Callable[[], Event], resolve: Resolve, max_dept
             waiting_keys[-1] = _NO_KEY
 
 
-def _plain_differs(value: str, open_nodes: list[Node]) -> bool:
+def _plain_differs(value: str, open_nodes: list[CollectionNode]) -> bool:
     """A plain scalar libyaml reads differently: empty at the root or in a flow collection, or with '?' there."""
     if not open_nodes:
         return not value

@@ -116,7 +116,7 @@ class _BoundedLoader(
         _StrictResolver.__init__(self)
         self._depth = 0
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:  # type: ignore[override]
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
@@ -240,7 +240,9 @@ def _compose(text: str) -> Node | None:
     """
     if BACKEND == "libyaml" and not _LIBYAML_DIFFERS.search(text):
         try:
-            return compose_single_node(yaml.cyaml.CParser(text), _RESOLVER.resolve, MAX_DEPTH)
+            # CParser is cyaml's at runtime; the stubs export only the loaders from yaml.cyaml
+            parser = yaml.cyaml.CParser(text)  # type: ignore[attr-defined]
+            return compose_single_node(parser, _RESOLVER.resolve, MAX_DEPTH)
         except (yaml.YAMLError, NestingTooDeep, ParsersDisagree):
             pass
     loader = _BoundedLoader(text)  # the reader rejects control characters already here
@@ -390,15 +392,16 @@ class _Builder:
                     hint="retype the text; such characters make names look alike or display reversed",
                     severity=Severity.WARNING))
             return value
-        constructors = {
-            _INT: lambda: int(node.value.replace("_", ""), 10),
-            _FLOAT: lambda: self._constructor.construct_yaml_float(node),
-            _BOOL: lambda: self._constructor.construct_yaml_bool(node),
-            _NULL: lambda: None,
-        }
-        if tag not in constructors or not isinstance(node, ScalarNode):
+        if tag not in (_INT, _FLOAT, _BOOL, _NULL) or not isinstance(node, ScalarNode):
             self._bad_tag(node)
             return node.value if isinstance(node, ScalarNode) else None
+        scalar = node  # narrowed to ScalarNode for the constructors below
+        constructors = {
+            _INT: lambda: int(scalar.value.replace("_", ""), 10),
+            _FLOAT: lambda: self._constructor.construct_yaml_float(scalar),
+            _BOOL: lambda: self._constructor.construct_yaml_bool(scalar),
+            _NULL: lambda: None,
+        }
         try:
             return constructors[tag]()
         except (ValueError, KeyError, yaml.YAMLError):

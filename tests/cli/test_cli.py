@@ -24,7 +24,9 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def test_bundled_data_is_valid(capsys) -> None:
     code, out, _ = run(capsys, "validate")
     assert code == 0, out
-    assert "duel-protocol:" in out and "chimera:" in out and "0 errors" in out
+    assert "duel-protocol:" in out
+    assert "chimera:" in out
+    assert "0 errors" in out
 
 
 def test_json_is_a_list_of_six_key_objects(capsys, base_project: Path) -> None:
@@ -32,7 +34,8 @@ def test_json_is_a_list_of_six_key_objects(capsys, base_project: Path) -> None:
     code, out, _ = run(capsys, "validate", str(base_project), "--format", "json")
     assert code == 1
     problems = json.loads(out)
-    assert problems and all(set(p) == {"code", "severity", "file", "line", "column", "message"} for p in problems)
+    assert problems
+    assert all(set(p) == {"code", "severity", "file", "line", "column", "message"} for p in problems)
     assert {(p["code"], p["line"]) for p in problems} >= {("S004", 3), ("S004", 4), ("S004", 5)}
 
 
@@ -44,33 +47,42 @@ def test_text_output_quotes_the_line_with_a_caret(capsys, base_project: Path) ->
     lines = out.splitlines()
     assert lines[0] == "error[D001]: unit 'bad': segment sizes sum to 90, not 96"
     assert lines[1].endswith("unit_data/bad.yaml:5:1")
-    assert lines[3] == "5 | disk:" and lines[4] == "  | ^"
-    assert "expected 96, found 90" in out and "hint: add 6 to a segment" in out
+    assert lines[3] == "5 | disk:"
+    assert lines[4] == "  | ^"
+    assert "expected 96, found 90" in out
+    assert "hint: add 6 to a segment" in out
 
 
 def test_missing_folder_is_a_usage_error(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "validate", str(tmp_path / "nope"))
-    assert code == 2 and "is not a folder" in err
+    assert code == 2
+    assert "is not a folder" in err
     code, _, err = run(capsys, "validate", str(tmp_path))
-    assert code == 2 and "not a duelkit data folder" in err
+    assert code == 2
+    assert "not a duelkit data folder" in err
 
 
 def test_new_project_validates_and_refuses_to_overwrite(capsys, tmp_path: Path) -> None:
     target = tmp_path / "mykit"
     code, out, _ = run(capsys, "new", str(target), "--theme", "chimera")
-    assert code == 0 and (target / "duelkit.yaml").read_text().count("theme: chimera") == 1
+    assert code == 0
+    assert (target / "duelkit.yaml").read_text().count("theme: chimera") == 1
     for folder in ("unit_data", "modules", "techniques", "templates", "output"):
         assert (target / folder).is_dir()
     assert len(list((target / "unit_data").glob("*.yaml"))) >= 12
     code, out, _ = run(capsys, "validate", str(target))
     # valid (exit 0); the only findings are N001 warnings for bundled texts the engine does not simulate
-    assert code == 0 and out.strip().splitlines()[-1].startswith("chimera:") and "error[" not in out
+    assert code == 0
+    assert out.strip().splitlines()[-1].startswith("chimera:")
+    assert "error[" not in out
     code, _, err = run(capsys, "new", str(target))
-    assert code == 2 and "not empty" in err
+    assert code == 2
+    assert "not empty" in err
     assert [p.name for p in tmp_path.iterdir()] == ["mykit"]  # no staging folder left behind
 
 
-def test_unknown_theme_and_command_are_usage_errors(capsys, tmp_path: Path) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps argparse's usage text out of the test output
+def test_unknown_theme_and_command_are_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["new", str(tmp_path / "x"), "--theme", "nope"])
     assert exit_info.value.code == 2
@@ -96,7 +108,8 @@ def test_wheel_carries_the_bundled_data(tmp_path: Path) -> None:
                     "-w", str(tmp_path), str(ROOT)], check=True, capture_output=True)
     (wheel,) = tmp_path.glob("duelkit-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "toolkit/data/themes/chimera.yaml" in names and "toolkit/data/boards/standard.yaml" in names
+    assert "toolkit/data/themes/chimera.yaml" in names
+    assert "toolkit/data/boards/standard.yaml" in names
     assert any(n.startswith("toolkit/_bundled/unit_data/duel-protocol/") for n in names)
     assert any(n.startswith("toolkit/_bundled/modules/chimera/") for n in names)
 
@@ -112,11 +125,14 @@ def test_import_then_validate_reports_the_real_problems(capsys, tmp_path: Path) 
         encoding="utf-8")
     out = tmp_path / "imported"
     code, stdout, stderr = run(capsys, "import", str(csv_path), "--out", str(out))
-    assert code == 0 and "wrote 1 units" in stdout and "skipped 1 figures" in stdout
+    assert code == 0
+    assert "wrote 1 units" in stdout
+    assert "skipped 1 figures" in stdout
     assert f"{csv_path}:4: skipped 'Broken'" in stderr
     code, stdout, _ = run(capsys, "validate", str(out), "--format", "json")
     problems = json.loads(stdout)
-    assert code == 1 and [(p["code"], p["file"].endswith("sparky-r.yaml")) for p in problems] == [("S004", True)]
+    assert code == 1
+    assert [(p["code"], p["file"].endswith("sparky-r.yaml")) for p in problems] == [("S004", True)]
     assert "mp" in problems[0]["message"]
 
 
@@ -126,5 +142,6 @@ def test_unwritable_output_is_a_clear_error(capsys, tmp_path: Path, command: str
     blocker.write_text("not a folder")
     assert main([command, "--game", "chimera", "--out", str(blocker / "kit")]) == 1
     err = capsys.readouterr().err
-    assert "cannot write" in err and "internal error" not in err
+    assert "cannot write" in err
+    assert "internal error" not in err
     assert blocker.read_text() == "not a folder"

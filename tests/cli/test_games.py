@@ -36,12 +36,15 @@ def test_the_registry_knows_every_game_once() -> None:
 
 def test_unknown_game_names_the_closest(capsys) -> None:
     code, _, err = run(capsys, "build", "--game", "sword-dual")
-    assert code == 2 and "unknown game sword-dual" in err and "sword-duel" in err
+    assert code == 2
+    assert "unknown game sword-dual" in err
+    assert "sword-duel" in err
 
 
 def test_bundled_data_holds_all_three_games() -> None:
     found, problems = discover(None)
-    assert [game.id for game, _ in found] == ["chimera", "duel-protocol", "sword-duel"] and problems == []
+    assert [game.id for game, _ in found] == ["chimera", "duel-protocol", "sword-duel"]
+    assert problems == []
 
 
 def test_reference_on_a_sword_project_writes_its_quick_reference(capsys, sword_project: Path) -> None:
@@ -55,14 +58,17 @@ def test_reference_on_a_sword_project_writes_its_quick_reference(capsys, sword_p
 
 def test_balance_on_a_sword_project_exits_2_and_writes_nothing(capsys, sword_project: Path) -> None:
     code, out, err = run(capsys, "balance", str(sword_project))
-    assert code == 2 and out == ""
-    assert "`balance` does not apply to sword-duel" in err and "no units" in err
+    assert code == 2
+    assert out == ""
+    assert "`balance` does not apply to sword-duel" in err
+    assert "no units" in err
     assert not (sword_project / "output" / "balance").exists()
 
 
 def test_balance_of_only_the_sword_game_exits_2(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "balance", "--game", "sword-duel", "--out", str(tmp_path / "out"))
-    assert code == 2 and "does not apply to sword-duel" in err
+    assert code == 2
+    assert "does not apply to sword-duel" in err
     assert not (tmp_path / "out").exists()
 
 
@@ -71,19 +77,22 @@ def test_balance_of_the_bundled_data_skips_the_sword_game_saying_so(capsys, tmp_
     assert code == 0
     assert "sword-duel: skipped: `balance` does not apply to sword-duel" in err
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["chimera", "duel-protocol"]
-    assert "chimera:" in out and "duel-protocol:" in out
+    assert "chimera:" in out
+    assert "duel-protocol:" in out
 
 
 def test_odds_of_the_sword_game_exits_2(capsys) -> None:
     code, _, err = run(capsys, "odds", "a", "b", "--theme", "sword-duel")
-    assert code == 2 and "`odds` does not apply to sword-duel" in err
+    assert code == 2
+    assert "`odds` does not apply to sword-duel" in err
 
 
 def test_import_into_the_sword_game_exits_2(capsys, tmp_path: Path) -> None:
     csv = tmp_path / "units.csv"
     csv.write_text("Name\n", encoding="utf-8")
     code, _, err = run(capsys, "import", str(csv), "--out", str(tmp_path / "p"), "--theme", "sword-duel")
-    assert code == 2 and "`import` does not apply to sword-duel" in err
+    assert code == 2
+    assert "`import` does not apply to sword-duel" in err
     assert not (tmp_path / "p").exists()
 
 
@@ -113,4 +122,5 @@ def test_build_reports_the_same_cut_at_its_yaml_line(capsys, sword_project: Path
         encoding="utf-8")
     code, _, err = run(capsys, "build", str(sword_project))
     assert code == 0
-    assert "warning[R001]: technique 'irimi' philosophy" in err and "irimi.yaml:6:" in err
+    assert "warning[R001]: technique 'irimi' philosophy" in err
+    assert "irimi.yaml:6:" in err

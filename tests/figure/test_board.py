@@ -31,8 +31,10 @@ def test_counts(board: Board) -> None:
 
 def test_goals_and_entries(board: Board) -> None:
     graph = board.graph()
-    assert board.goal("A") == "r4c3" and board.goal("B") == "r0c3"
-    assert board.entries("A") == ["r4c0", "r4c6"] and board.entries("B") == ["r0c0", "r0c6"]
+    assert board.goal("A") == "r4c3"
+    assert board.goal("B") == "r0c3"
+    assert board.entries("A") == ["r4c0", "r4c6"]
+    assert board.entries("B") == ["r0c0", "r0c6"]
     assert graph.degree("r4c3") == graph.degree("r0c3") == 2
     assert all(graph.degree(e) == 3 for e in board.entries("A") + board.entries("B"))
 
@@ -57,7 +59,8 @@ def test_rotation_is_an_automorphism_but_mirror_is_not(board: Board) -> None:
 
 def test_goal_side_diagonals_and_square_drawing(board: Board) -> None:
     graph = board.graph()
-    assert graph.has_edge("r4c4", "i2c1") and graph.has_edge("r0c2", "i0c1")
+    assert graph.has_edge("r4c4", "i2c1")
+    assert graph.has_edge("r0c2", "i0c1")
     xs = [n.x for n in board.nodes.values()]
     ys = [n.y for n in board.nodes.values()]
     assert max(xs) - min(xs) == pytest.approx(max(ys) - min(ys))
@@ -70,7 +73,7 @@ def _broken(board: Board, **changes) -> list[str]:
 
 
 def test_crossing_route_is_named(board: Board) -> None:
-    routes = list(board.routes) + [("r0c1", "i1c0")]
+    routes = [*board.routes, ("r0c1", "i1c0")]
     messages = _broken(board, routes=routes)
     assert any("i1c0-r0c1" in m and "crosses" in m for m in messages)
 
@@ -104,7 +107,7 @@ def test_tokens_too_big_for_spacing(board: Board) -> None:
     assert any("mm apart" in m for m in messages)
 
 
-def test_board_check_cli_names_node_and_line(board: Board, tmp_path: Path, capsys) -> None:
+def test_board_check_cli_names_node_and_line(tmp_path: Path, capsys) -> None:
     data = yaml.safe_load(DEFAULT_BOARD.read_text())
     data["routes"].append(["r0c1", "i1c0"])
     path = tmp_path / "board.yaml"
@@ -112,7 +115,8 @@ def test_board_check_cli_names_node_and_line(board: Board, tmp_path: Path, capsy
     assert main(["board", "check", str(path)]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     crossing = [line for line in out if "crosses route i1c0-r0c1" in line]
-    assert len(crossing) == 1 and "B001" in crossing[0]
+    assert len(crossing) == 1
+    assert "B001" in crossing[0]
     line = int(crossing[0].split(":")[1])
     assert path.read_text().splitlines()[line - 1].strip().startswith("i0c0")
     assert main(["board", "check"]) == 0

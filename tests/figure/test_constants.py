@@ -43,7 +43,8 @@ def _zone_slots(ctx: KitContext) -> list[tuple[int, int]]:
 
 def test_the_printed_numbers_as_shipped(monkeypatch) -> None:
     manual, quick, ctx = _sheets(monkeypatch)
-    assert "which holds 2. • A third arrival" in manual and "holds 2; the third pushes" in quick
+    assert "which holds 2. • A third arrival" in manual
+    assert "holds 2; the third pushes" in quick
     assert "has 6 places" in manual
     assert _zone_slots(ctx) == [(8, 2), (8, 2)]
 
@@ -82,9 +83,11 @@ def _quick_matrix_cell(attacker: Color, defender: Color) -> str:
 
 def test_priority_order_changes_the_combat_code_the_sentence_and_the_matrices(monkeypatch) -> None:
     manual, quick, _ = _sheets(monkeypatch)
-    assert "Priority: Blue (" in manual and _quick_matrix_cell(Color.BLUE, Color.GOLD) == "Attacker Wins"
+    assert "Priority: Blue (" in manual
+    assert _quick_matrix_cell(Color.BLUE, Color.GOLD) == "Attacker Wins"
     swapped = (Color.GOLD, Color.BLUE, Color.PURPLE, Color.WHITE, Color.RED)
     new_manual, new_quick, _ = _sheets(monkeypatch, PRIORITY_ORDER=swapped)
     assert combat.matchup_rule(Color.BLUE, Color.GOLD) is combat.Rule.DEFENDER_WINS
-    assert "Priority: Gold (" in new_manual and _quick_matrix_cell(Color.BLUE, Color.GOLD) == "Defender Wins"
+    assert "Priority: Gold (" in new_manual
+    assert _quick_matrix_cell(Color.BLUE, Color.GOLD) == "Defender Wins"
     assert new_quick != quick

@@ -27,7 +27,9 @@ DISK = (
 
 def test_ranges_follow_wheel_order() -> None:
     assert ranges(DISK) == [(1, 28), (29, 60), (61, 72), (73, 84), (85, 96)]
-    assert segment_for_roll(DISK, 1) == 0 and segment_for_roll(DISK, 29) == 1 and segment_for_roll(DISK, 96) == 4
+    assert segment_for_roll(DISK, 1) == 0
+    assert segment_for_roll(DISK, 29) == 1
+    assert segment_for_roll(DISK, 96) == 4
     assert segment_for_roll(DISK, 97) is None
 
 
@@ -45,7 +47,7 @@ def test_level_up_moves_one_from_red_and_red_can_vanish() -> None:
     assert [s.size for s in levelled] == [29, 32, 12, 12, 11]
     tiny = (Segment(move="Jab", color=Color.WHITE, size=95, damage=10), Segment(move="Miss", color=Color.RED, size=1))
     assert [s.color for s in level_up(tiny, 1, 0)] == [Color.WHITE]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="from a Red segment"):
         level_up(DISK, 0, 1)
 
 
@@ -53,13 +55,15 @@ def test_upgrade_bonus_per_stage() -> None:
     upgraded = with_upgrade(DISK, 2)
     assert [s.damage for s in upgraded[:2]] == [70, 50]
     assert upgraded[2].stars == 3
-    assert upgraded[3] == DISK[3] and upgraded[4] == DISK[4]
+    assert upgraded[3] == DISK[3]
+    assert upgraded[4] == DISK[4]
 
 
 def test_check_disk_accepts_valid_and_flags_sum() -> None:
     assert check_disk(DISK) == []
     findings = check_disk(DISK[:4])
-    assert [f.code for f in findings] == ["D001"] and findings[0].found == "84"
+    assert [f.code for f in findings] == ["D001"]
+    assert findings[0].found == "84"
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
@@ -73,7 +77,8 @@ def test_burn_reduces_white_and_gold_by_20_never_below_zero(variant: str) -> Non
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_paralysis_turns_largest_non_miss_into_miss(variant: str) -> None:
     disk = battle_disk(DISK, status_rule(variant, "paralysis"))
-    assert disk[1].color is Color.RED and disk[1].size == 32
+    assert disk[1].color is Color.RED
+    assert disk[1].size == 32
     assert sum(s.size for s in disk) == 96
 
 
@@ -83,12 +88,15 @@ def test_variants_differ_where_the_specs_differ() -> None:
     ticks = poison_tick(DISK, status_rule("spec001", "noxious"), 1)
     assert ticks == (0, -40, 0, 0, 0)
     ticked = with_modifiers(DISK, segment_damage=ticks)
-    assert ticked[1].damage == 0 and ticked[0].damage == 50
+    assert ticked[1].damage == 0
+    assert ticked[0].damage == 50
     assert poison_tick(DISK, status_rule("spec001", "poison"), 3, ticks) == ticks  # Dodge has no damage
     assert status_rule("spec000", "confusion").self_hit is SelfHit.EXTRA_SPIN
     assert status_rule("spec001", "confusion").self_hit is SelfHit.BEFORE_BATTLE
-    assert status_rule("spec000", "sleep").can_be_passed and status_rule("spec000", "sleep").cured_when_attacked
-    assert not status_rule("spec001", "sleep").cured_when_attacked and status_rule("spec001", "sleep").wake_by_spin
+    assert status_rule("spec000", "sleep").can_be_passed
+    assert status_rule("spec000", "sleep").cured_when_attacked
+    assert not status_rule("spec001", "sleep").cured_when_attacked
+    assert status_rule("spec001", "sleep").wake_by_spin
     assert status_rule("spec001", "frozen").cured_after_own_turns == 3
 
 

@@ -147,7 +147,7 @@ def test_header_with_bom_and_odd_spacing_is_accepted(tmp_path):
 def test_undecodable_or_empty_file_is_an_error(tmp_path):
     bad = tmp_path / "latin1.csv"
     bad.write_bytes((HEADER + "Flabébé,3,C,Fairy,None,96,Tackle,White,,20,False\n").encode("latin-1"))
-    with pytest.raises(DuelkitError, match="not UTF-8 text.*line 2"):
+    with pytest.raises(DuelkitError, match=r"not UTF-8 text.*line 2"):
         read_csv(bad)
     empty = tmp_path / "empty.csv"
     empty.write_text("\n\n", encoding="utf-8")
@@ -174,7 +174,8 @@ def test_written_project_round_trips_through_the_loader(tmp_path):
     datasets, problems = find_datasets(out)
     database = load_database(datasets[0])
     # an imported ability is text only: the engine reports it as not simulated (N001, a warning)
-    assert problems == [] and [p for p in database.problems if p.code != "N001"] == []
+    assert problems == []
+    assert [p for p in database.problems if p.code != "N001"] == []
     assert {p.severity.value for p in database.problems} <= {"warning"}
     assert sorted(database.units) == ["dialga-ex", "tauros-c"]
     assert (out / "unit_data" / "tauros-c.yaml").stat().st_mode & 0o777 == 0o644
@@ -220,10 +221,12 @@ def test_real_dataset_imports_and_loads(tmp_path):
     result = read_csv(DATASET)
     assert result.rows_read == 2701
     assert 580 <= result.figures <= 600
-    assert result.skipped and len(result.units) > 500
+    assert result.skipped
+    assert len(result.units) > 500
     assert {unit["id"] for unit in result.units} >= {"deoxys-ex-2", "dialga-ex"}
     reasons = {issue.column: issue.value for figure in result.skipped for issue in figure.rows}
-    assert reasons["Attack Type"] == "" and reasons["Attack Wheel Size"] == ""
+    assert reasons["Attack Type"] == ""
+    assert reasons["Attack Wheel Size"] == ""
 
     out = tmp_path / "imported"
     written = write_project(result, out)
@@ -235,7 +238,8 @@ def test_real_dataset_imports_and_loads(tmp_path):
     database = load_database(datasets[0])
     elapsed = time.perf_counter() - started
     codes = Counter(problem.code for problem in database.problems)
-    assert codes["S004"] and codes["D001"]
+    assert codes["S004"]
+    assert codes["D001"]
     assert not [code for code in codes if code.startswith("Y")]  # every file we wrote is valid YAML
     messages = [problem.message for problem in database.problems if problem.code == "S004"]
     assert any("'z-move'" in message for message in messages)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 from xml.etree import ElementTree
@@ -38,7 +39,7 @@ def test_every_component_and_the_kit_are_written(built: Path, theme: str) -> Non
     assert len(pikepdf.open(built / theme / "kit.pdf").pages) == parts
 
 
-@pytest.mark.parametrize("paper, size", [("a4", (210, 297)), ("letter", (215.9, 279.4))])
+@pytest.mark.parametrize(("paper", "size"), [("a4", (210, 297)), ("letter", (215.9, 279.4))])
 def test_page_sizes(tmp_path: Path, paper: str, size: tuple[float, float]) -> None:
     assert main(["build", "--game", "chimera", "--paper", paper, "--out", str(tmp_path)]) == 0
     for page in pikepdf.open(tmp_path / "chimera" / "kit.pdf").pages:
@@ -55,8 +56,10 @@ def test_every_font_is_embedded(built: Path) -> None:
             seen += 1
             descendant = font.get("/DescendantFonts")
             descriptor = (descendant[0] if descendant else font).get("/FontDescriptor")
-            assert descriptor is not None and "/FontFile2" in descriptor, font.get("/BaseFont")
-            assert "Helvetica" not in str(font.get("/BaseFont")) and "Times" not in str(font.get("/BaseFont"))
+            assert descriptor is not None, font.get("/BaseFont")
+            assert "/FontFile2" in descriptor, font.get("/BaseFont")
+            assert "Helvetica" not in str(font.get("/BaseFont"))
+            assert "Times" not in str(font.get("/BaseFont"))
     assert seen > 0
 
 
@@ -68,14 +71,15 @@ def _crop_mark_xs(page) -> list[float]:
     return xs
 
 
-@pytest.mark.parametrize("component, width", [("schematics", 70.0), ("modules", 63.5)])
+@pytest.mark.parametrize(("component", "width"), [("schematics", 70.0), ("modules", 63.5)])
 def test_card_sizes_from_crop_marks(built: Path, component: str, width: float) -> None:
     with pdfplumber.open(built / "duel-protocol" / f"{component}.pdf") as pdf:
         page = pdf.pages[0]
         xs = _crop_mark_xs(page)
-        gaps = [round(b - a, 1) for a, b in zip(xs, xs[1:], strict=False)]
+        gaps = [round(b - a, 1) for a, b in itertools.pairwise(xs)]
         # trim edges alternate: card width (or height, for sideways cards), then the 6 mm bleed gutter
-        assert gaps and set(gaps) <= {width, 6.0, 88.9 if component == "modules" else width}
+        assert gaps
+        assert set(gaps) <= {width, 6.0, 88.9 if component == "modules" else width}
 
 
 def test_one_schematic_per_unit_with_its_ranges(built: Path) -> None:
@@ -86,7 +90,8 @@ def test_one_schematic_per_unit_with_its_ranges(built: Path) -> None:
         assert text.count(unit.name) >= 1, unit.name
         for low, high in ranges(unit.disk):
             assert (f"{low}–{high}" if high > low else str(low)) in text
-    assert "Data Disk".upper() in text and "Combat Dial".upper() not in text
+    assert "Data Disk".upper() in text
+    assert "Combat Dial".upper() not in text
 
 
 def test_no_missing_glyphs_in_extracted_text(built: Path) -> None:
@@ -102,7 +107,8 @@ def test_svg_pieces_parse_as_xml(built: Path) -> None:
     assert len(svgs) > 20
     for svg in svgs:
         root = ElementTree.parse(svg).getroot()
-        assert root.tag.endswith("svg") and root.get("width", "").endswith("mm")
+        assert root.tag.endswith("svg")
+        assert root.get("width", "").endswith("mm")
 
 
 def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
@@ -125,12 +131,12 @@ def test_failed_build_keeps_previous_output(monkeypatch, base_project: Path) -> 
     target = base_project / "output" / "duel-protocol"
     before = {p.name: p.read_bytes() for p in target.iterdir()}
 
-    def explode(context):
+    def explode(_context):
         raise RuntimeError("simulated crash halfway through")
 
     import toolkit.figure.kit.build as build_module
 
-    monkeypatch.setattr(build_module, "GENERATORS", build_module.GENERATORS[:3] + (("boom", explode),))
+    monkeypatch.setattr(build_module, "GENERATORS", (*build_module.GENERATORS[:3], ("boom", explode)))
     assert main(["build", str(base_project)]) == 70
     assert {p.name: p.read_bytes() for p in target.iterdir()} == before
     assert sorted(p.name for p in target.parent.iterdir()) == [".duelkit-lock", "duel-protocol"]  # no staging left
@@ -143,16 +149,19 @@ def test_text_too_long_is_cut_and_reported(capsys, base_project: Path) -> None:
     (base_project / "unit_data" / "alpha.yaml").write_text(unit)
     assert main(["build", str(base_project)]) == 0
     err = capsys.readouterr().err
-    assert "warning[R001]" in err and "'alpha' disk.2.effect" in err and "alpha.yaml:10" in err
+    assert "warning[R001]" in err
+    assert "'alpha' disk.2.effect" in err
+    assert "alpha.yaml:10" in err
 
 
-def test_glyph_the_font_lacks_is_replaced_not_boxed(tmp_path: Path, base_project: Path) -> None:
+def test_glyph_the_font_lacks_is_replaced_not_boxed(base_project: Path) -> None:
     unit = (base_project / "unit_data" / "alpha.yaml").read_text().replace("Alpha Scout", "Alpha \U00013000 Scout")
     (base_project / "unit_data" / "alpha.yaml").write_text(unit)
     assert main(["build", str(base_project)]) == 0
     with pdfplumber.open(base_project / "output" / "duel-protocol" / "schematics.pdf") as pdf:
         text = "".join(page.extract_text() or "" for page in pdf.pages)
-    assert "Alpha ? Scout" in text and "\U00013000" not in text
+    assert "Alpha ? Scout" in text
+    assert "\U00013000" not in text
 
 
 def test_output_names_cannot_escape(tmp_path: Path) -> None:
@@ -161,7 +170,8 @@ def test_output_names_cannot_escape(tmp_path: Path) -> None:
 
     with pytest.raises(DuelkitError):
         replace_folder(tmp_path / "kit", {"../evil.pdf": b"x"})
-    assert not (tmp_path / "evil.pdf").exists() and not (tmp_path / "kit").exists()
+    assert not (tmp_path / "evil.pdf").exists()
+    assert not (tmp_path / "kit").exists()
     shutil.rmtree(tmp_path, ignore_errors=True)
 
 
@@ -171,7 +181,8 @@ def test_validate_reports_text_that_would_not_fit(capsys, base_project: Path) ->
     (base_project / "unit_data" / "alpha.yaml").write_text(unit)
     assert main(["validate", str(base_project)]) == 0  # a warning, not an error
     out = capsys.readouterr().out
-    assert "warning[R001]" in out and "alpha.yaml:10" in out
+    assert "warning[R001]" in out
+    assert "alpha.yaml:10" in out
 
 
 def test_a_24_segment_disk_stays_on_its_card() -> None:
@@ -196,7 +207,9 @@ def test_a_24_segment_disk_stays_on_its_card() -> None:
     texts = [i for i in items if isinstance(i, Text)]
     for text in texts:
         left = text.x - {"start": 0, "middle": 0.5, "end": 1}[text.anchor] * text_width(text.text, text.font, text.size)
-        assert 0 <= text.y <= HEIGHT and left >= -0.01 and left + text_width(text.text, text.font, text.size) <= WIDTH
+        assert 0 <= text.y <= HEIGHT
+        assert left >= -0.01
+        assert left + text_width(text.text, text.font, text.size) <= WIDTH
     assert any("more: see the spinner sheet" in t.text for t in texts)
     assert any("'many' disk" in w.message for w in warnings)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -114,7 +115,8 @@ def test_module_text_stays_inside_the_safe_area(ctx: KitContext) -> None:
             if isinstance(item, Text):
                 width = text_width(item.text, item.font, item.size)
                 left = {"start": item.x, "middle": item.x - width / 2, "end": item.x - width}[item.anchor]
-                assert left >= SAFE - 1e-6 and left + width <= 63.5 - SAFE + 1e-6, (slug, item.text)
+                assert left >= SAFE - 1e-6, (slug, item.text)
+                assert left + width <= 63.5 - SAFE + 1e-6, (slug, item.text)
                 assert SAFE <= item.y <= 88.9 - SAFE, (slug, item.text)
 
 
@@ -146,7 +148,8 @@ def test_d10_grid_matches_the_rules(ctx: KitContext) -> None:
     assert len(cells) == 100
     rows = sorted({round(cell.y, 3) for cell in cells})
     cols = sorted({round(cell.x, 3) for cell in cells})
-    assert len(rows) == 10 and len(cols) == 10
+    assert len(rows) == 10
+    assert len(cols) == 10
     grid = {(rows.index(round(c.y, 3)), cols.index(round(c.x, 3))): c.text for c in cells}
     for tens in range(10):
         for ones in range(10):
@@ -166,7 +169,9 @@ def test_d10_grid_matches_the_rules(ctx: KitContext) -> None:
 def test_d10_how_to_and_theme_words(ctx: KitContext) -> None:
     words = " ".join(texts(build_d10(ctx).pages[0].items))
     assert ctx.theme.terms.data_disk in words
-    assert "0-0 reads 100" in words and "97-100" in words and "again" in words
+    assert "0-0 reads 100" in words
+    assert "97-100" in words
+    assert "again" in words
 
 
 # Spinners ------------------------------------------------------------------------------------------------
@@ -187,7 +192,8 @@ def test_one_spinner_per_unit_with_proportional_wedges(ctx: KitContext) -> None:
             start += wedge.extent
         assert 2 * wedges[0].r == pytest.approx(80, abs=5)
         words = texts(piece.items)
-        assert unit.name in words and "pierce here" in words
+        assert unit.name in words
+        assert "pierce here" in words
         for segment in unit.disk:
             assert SEGMENT[segment.color].letter in words
 
@@ -196,15 +202,18 @@ def test_spinner_pages_hold_four_or_six_discs_with_cut_circles(ctx: KitContext) 
     component = build_spinners(ctx)
     per_page = [sum(isinstance(i, Wedge) and i.start == 0 for i in page.items) for page in component.pages]
     assert sum(per_page) == len(ctx.units())
-    assert per_page[0] in (4, 6) and all(count <= per_page[0] for count in per_page)
+    assert per_page[0] in (4, 6)
+    assert all(count <= per_page[0] for count in per_page)
     assert len(component.pages) == math.ceil(len(ctx.units()) / per_page[0])
     for page in component.pages:
         cut = [item for item in page.items if isinstance(item, Circle) and item.style.dash]
         discs = [item for item in page.items if isinstance(item, Wedge) and item.start == 0]
         assert len(cut) == len(discs)
         for circle in cut:
-            assert circle.cx - circle.r >= 0 and circle.cx + circle.r <= page.width
-            assert circle.cy - circle.r >= 0 and circle.cy + circle.r <= page.height
+            assert circle.cx - circle.r >= 0
+            assert circle.cx + circle.r <= page.width
+            assert circle.cy - circle.r >= 0
+            assert circle.cy + circle.r <= page.height
         for a in cut:  # cut circles never overlap
             for b in cut:
                 if a is not b:
@@ -244,13 +253,16 @@ def test_print_test_ruler_and_mirrored_duplex_marks(paper: str) -> None:
              and labels["0"].x - 1e-6 <= item.x1 <= labels[str(RULER_MM)].x + 1e-6
              and labels["0"].y - 12 < item.y1 < labels["0"].y]
     xs = sorted({round(tick.x1, 6) for tick in ticks})
-    assert len(xs) == RULER_MM + 1 and xs[-1] - xs[0] == pytest.approx(100.0)
-    assert all(b - a == pytest.approx(1.0) for a, b in zip(xs, xs[1:], strict=False))
+    assert len(xs) == RULER_MM + 1
+    assert xs[-1] - xs[0] == pytest.approx(100.0)
+    assert all(b - a == pytest.approx(1.0) for a, b in itertools.pairwise(xs))
 
     # The 80 x 50 mm box and its label.
     assert any(isinstance(item, Rect) and (item.w, item.h) == (80, 50) for item in front.items)
     words = " ".join(texts(front.items))
-    assert "80 × 50 mm" in words and "100%" in words and "100 mm" in words
+    assert "80 × 50 mm" in words
+    assert "100%" in words
+    assert "100 mm" in words
 
     # Duplex marks: the back has each front mark at paper_width - x, same y.
     marks_front = sorted((c.cx, c.cy) for c in flat(front.items) if isinstance(c, Circle) and c.r == MARK_R)
@@ -260,7 +272,8 @@ def test_print_test_ruler_and_mirrored_duplex_marks(paper: str) -> None:
     for (x1, y1), (x2, y2) in zip(mirrored_front, marks_back, strict=True):
         assert (x1, y1) == (pytest.approx(x2), pytest.approx(y2))
     assert all(x != pytest.approx(width / 2) for x, _ in marks_front)  # a centred mark would prove nothing
-    assert "A back" in texts(back.items) and "A front" in texts(front.items)
+    assert "A back" in texts(back.items)
+    assert "A front" in texts(front.items)
 
 
 # Rendering ---------------------------------------------------------------------------------------------
@@ -270,8 +283,10 @@ def test_print_test_ruler_and_mirrored_duplex_marks(paper: str) -> None:
 def test_components_render_to_pdf(build, paper: str) -> None:
     for theme in THEMES:
         component: Component = build(KitContext(load_database(DATASETS[theme]), paper))
-        assert component.pages and component.pieces
+        assert component.pages
+        assert component.pieces
         assert not component.warnings
         pdf = render_pdf(Document(component.title, component.pages))
-        assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") >= 1
+        assert pdf.startswith(b"%PDF")
+        assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") >= 1
         assert all(isinstance(page, Page) for _, page in component.pieces)

@@ -28,7 +28,7 @@ class _Tables(HTMLParser):
         self.tables: list[list[list[str]]] = []
         self._cell: list[str] | None = None
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag, attrs):  # noqa: ARG002 - HTMLParser's signature
         if tag == "table":
             self.tables.append([])
         elif tag == "tr":
@@ -94,30 +94,35 @@ def test_changing_a_rule_changes_the_sheet(monkeypatch, tmp_path: Path) -> None:
     assert pdf_matrix(tmp_path / "duel-protocol" / "manual.pdf")[white_row][blue_column] == "Draw"
 
 
-@pytest.mark.parametrize("theme, other", [("duel-protocol", "chimera"), ("chimera", "duel-protocol")])
+@pytest.mark.parametrize(("theme", "other"), [("duel-protocol", "chimera"), ("chimera", "duel-protocol")])
 def test_each_theme_speaks_its_own_words(reference: Path, theme: str, other: str) -> None:
     html = (reference / theme / "manual.html").read_text(encoding="utf-8")
     with pdfplumber.open(reference / theme / "manual.pdf") as pdf:
         pdf_text = " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
     for word in THEME_WORDS[theme]:
-        assert word in html and word in pdf_text, word
+        assert word in html, word
+        assert word in pdf_text, word
     for word in THEME_WORDS[other]:
         if word not in THEME_WORDS[theme]:
-            assert word not in html and word not in pdf_text, word
+            assert word not in html, word
+            assert word not in pdf_text, word
 
 
 def test_status_table_follows_the_theme_variant(reference: Path) -> None:
     dp = {row[0]: row[1] for row in html_tables(reference / "duel-protocol" / "manual.html")[1][1:]}
     ch = {row[0]: row[1] for row in html_tables(reference / "chimera" / "manual.html")[1][1:]}
-    assert "20 less damage" in dp["Corrosive Leak"] and "Opposing units may move past it" in dp["Standby Mode"]
-    assert "end of its owner's turn" in ch["Poison"] and "3 of its owner's turns" in ch["Frozen"]
+    assert "20 less damage" in dp["Corrosive Leak"]
+    assert "Opposing units may move past it" in dp["Standby Mode"]
+    assert "end of its owner's turn" in ch["Poison"]
+    assert "3 of its owner's turns" in ch["Frozen"]
 
 
 def test_manual_and_quick_reference_are_in_the_kit(tmp_path: Path) -> None:
     assert main(["build", "--game", "chimera", "--out", str(tmp_path)]) == 0
     with pdfplumber.open(tmp_path / "chimera" / "kit.pdf") as pdf:
         text = " ".join(page.extract_text() or "" for page in pdf.pages)
-    assert "Project Chimera: protocol manual" in text and "quick reference" in text
+    assert "Project Chimera: protocol manual" in text
+    assert "quick reference" in text
 
 
 def test_project_template_overrides_and_errors_name_the_line(capsys, tmp_path: Path) -> None:
@@ -127,14 +132,16 @@ def test_project_template_overrides_and_errors_name_the_line(capsys, tmp_path: P
         "<html><body><h1>{{ manual.title }} (house style)</h1></body></html>\n", encoding="utf-8")
     assert main(["reference", str(project)]) == 0
     html = (project / "output" / "reference" / "duel-protocol" / "manual.html").read_text()
-    assert "(house style)" in html and "DUEL PROTOCOL" in html
+    assert "(house style)" in html
+    assert "DUEL PROTOCOL" in html
     (project / "templates" / "manual.html.j2").write_text("<p>\n{{ manual.title }\n</p>\n", encoding="utf-8")
     assert main(["reference", str(project)]) == 1
     assert "manual.html.j2:2" in capsys.readouterr().err
     (project / "templates" / "manual.html.j2").write_text("<p>\n\n{{ manual.nonexistent }}</p>\n")
     assert main(["reference", str(project)]) == 1
     err = capsys.readouterr().err
-    assert "manual.html.j2:3" in err and "nonexistent" in err
+    assert "manual.html.j2:3" in err
+    assert "nonexistent" in err
 
 
 def test_templates_are_sandboxed_and_escaped(capsys, tmp_path: Path) -> None:
@@ -151,7 +158,8 @@ def test_templates_are_sandboxed_and_escaped(capsys, tmp_path: Path) -> None:
     (project / "templates" / "manual.html.j2").unlink()
     assert main(["reference", str(project)]) == 0
     html = (project / "output" / "reference" / "duel-protocol" / "manual.html").read_text()
-    assert "&lt;b&gt;X&lt;/b&gt; Attack" in html and "<b>X</b>" not in html
+    assert "&lt;b&gt;X&lt;/b&gt; Attack" in html
+    assert "<b>X</b>" not in html
 
 
 def _browser() -> str | None:
@@ -186,9 +194,12 @@ def test_status_sentences_follow_the_rule_values() -> None:
     sleep = status_rule("spec001", "sleep")
     text = describe_status(sleep, theme.terms, "Malfunction")
     assert "It cannot be selected to move or initiate an attack." in text
-    assert "still spins its Combat Dial as usual" in text and "counts as a Malfunction" not in text
+    assert "still spins its Combat Dial as usual" in text
+    assert "counts as a Malfunction" not in text
     out_of_combat = describe_status(replace(sleep, spins_when_attacked=False), theme.terms, "Malfunction")
-    assert "does not spin: it counts as a Malfunction" in out_of_combat and "still spins" not in out_of_combat
+    assert "does not spin: it counts as a Malfunction" in out_of_combat
+    assert "still spins" not in out_of_combat
     protocol = load_theme("duel-protocol")
     frozen = describe_status(status_rule("spec000", "frozen"), protocol.terms, "Miss")
-    assert "counts as a Miss" in frozen and "initiate an attack" in frozen
+    assert "counts as a Miss" in frozen
+    assert "initiate an attack" in frozen

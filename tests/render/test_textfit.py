@@ -15,17 +15,21 @@ def test_a_line_that_fits_keeps_its_size() -> None:
 def test_a_long_line_shrinks_to_the_floor_then_is_cut_with_an_ellipsis() -> None:
     text = "Control through proximity " * 4
     fitted = fit_line(text, 30, "regular", 9, 6)
-    assert fitted.overflow and fitted.size == 6 and fitted.lines[0].endswith(ELLIPSIS)
+    assert fitted.overflow
+    assert fitted.size == 6
+    assert fitted.lines[0].endswith(ELLIPSIS)
     assert text_width(fitted.lines[0], "regular", fitted.size) <= 30
 
 
 def test_a_block_wraps_before_it_shrinks() -> None:
     fitted = fit_text("one two three four five six", 25, 30, "regular", 9, 5)
-    assert len(fitted.lines) > 1 and fitted.size == 9 and not fitted.overflow
+    assert len(fitted.lines) > 1
+    assert fitted.size == 9
+    assert not fitted.overflow
 
 
 def test_the_collector_locates_data_text_and_leaves_theme_words_unlocated() -> None:
-    fits = TextFits(lambda owner, field: ("techniques/irimi.yaml", 6, 13) if owner == "irimi" else None)
+    fits = TextFits(lambda owner, _field: ("techniques/irimi.yaml", 6, 13) if owner == "irimi" else None)
     fits.cut(data_spot("irimi", "philosophy", "technique"), "x" * 80)
     fits.note("board label 'Goal Point' does not fit its goal circle", "use a shorter term in the theme")
     located, theme = fits.drain()

@@ -35,7 +35,8 @@ def _codes(monkeypatch, **values) -> list[tuple[str, str]]:
 
 def test_resource_cap_changes_engine_linter_mats_and_quick_reference(monkeypatch) -> None:
     shipped = _words(monkeypatch)
-    assert shipped["mats"].count("· cap 3") == 4 and "Never below 0, cap 3." in shipped["quick-reference"]
+    assert shipped["mats"].count("· cap 3") == 4
+    assert "Never below 0, cap 3." in shipped["quick-reference"]
     assert any(code == "L002" and "Koboichi" in message for code, message in _codes(monkeypatch))
     words = _words(monkeypatch, RESOURCE_CAP=4)
     assert words["mats"].count("· cap 4") == 4  # Momentum and Balance, on both players' mats
@@ -58,7 +59,8 @@ def test_build_rules_change_attribute_sheets_data_checks_and_engine(monkeypatch)
 
 def test_draft_size_changes_the_data_checks_and_the_linter(monkeypatch) -> None:
     shipped = _codes(monkeypatch)
-    assert "L005" in [code for code, _ in shipped] and "T001" not in [code for code, _ in shipped]
+    assert "L005" in [code for code, _ in shipped]
+    assert "T001" not in [code for code, _ in shipped]
     changed = _codes(monkeypatch, DRAFT_SIZE=12)
     assert any(code == "T001" and "exactly 12" in message for code, message in changed)
     assert "L005" not in [code for code, _ in changed]
@@ -67,7 +69,8 @@ def test_draft_size_changes_the_data_checks_and_the_linter(monkeypatch) -> None:
 def test_honor_turn_and_health_change_every_sheet_that_prints_them(monkeypatch) -> None:
     words = _words(monkeypatch, HONOR_TURN=5, START_HEALTH=4)
     assert "Loses the duel from turn 5" in words["actions"]
-    assert "Playing Retreat on turn 5 or later" in words["roles"] and "4 Health" in words["roles"]
+    assert "Playing Retreat on turn 5 or later" in words["roles"]
+    assert "4 Health" in words["roles"]
     assert "Retreat from turn 5" in words["mats"]
     assert "playing Retreat on turn 5 or later" in words["quick-reference"]
     assert "Health 4 4" in words["quick-reference"]

@@ -24,7 +24,7 @@ SPEC_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("start, first, second, end", SPEC_ROWS)
+@pytest.mark.parametrize(("start", "first", "second", "end"), SPEC_ROWS)
 def test_every_row_of_the_position_tables(start, first, second, end) -> None:
     assert resolve_position(start, first, second) is end
     assert resolve_position(start, second, first) is end  # it does not matter who made which move
@@ -36,15 +36,18 @@ def sword():
 
 
 def test_bundled_techniques_load_without_errors(sword) -> None:
-    assert len(sword.techniques) == 12 and not sword.has_errors
-    assert sword.draft is not None and len(sword.draft.techniques) == 10
+    assert len(sword.techniques) == 12
+    assert not sword.has_errors
+    assert sword.draft is not None
+    assert len(sword.draft.techniques) == 10
     assert set(sword.builds) == {"balanced-fighter", "glass-cannon", "defensive-specialist", "tank"}
 
 
 def test_linter_finds_the_ma_ai_contradiction(sword) -> None:
     findings = lint_technique(sword.techniques["ma-ai"])
     assert [f.code for f in findings] == ["L001"]
-    assert "changes nothing" in findings[0].message and "contradict" in findings[0].message
+    assert "changes nothing" in findings[0].message
+    assert "contradict" in findings[0].message
 
 
 def test_linter_finds_unpayable_costs(sword) -> None:
@@ -65,7 +68,9 @@ def test_validate_lists_lint_warnings_with_lines(capsys, tmp_path: Path) -> None
     capsys.readouterr()
     assert main(["validate", str(tmp_path / "duel")]) == 0
     out = capsys.readouterr().out
-    assert "warning[L001]" in out and "ma-ai.yaml:13" in out and "warning[L002]" in out
+    assert "warning[L001]" in out
+    assert "ma-ai.yaml:13" in out
+    assert "warning[L002]" in out
     assert out.strip().endswith("sword-duel: 12 techniques, draft 'standard' (10 cards), 4 builds: 0 errors, "
                                 "6 warnings")
 
@@ -84,9 +89,12 @@ def test_sen_sen_no_sen_bypass_is_a_dead_rule(sword) -> None:
     """Balance (cap 3) must exceed the opponent's Momentum by 2, so the opponent holds at most 1 Momentum;
     every Momentum-paid evade costs 2 or 3, and Tsuki-kage's either-resource evade is protected."""
     (dead,) = [f for f in lint_draft(sword.draft_techniques()) if f.technique == "sen-sen-no-sen"]
-    assert dead.code == "L001" and dead.effect == 1
-    assert "can never change an outcome" in dead.message and "at most 1 Momentum" in dead.message
-    assert "Irimi's evade 2" in dead.message and "Tsuki-kage is protected" in dead.message
+    assert dead.code == "L001"
+    assert dead.effect == 1
+    assert "can never change an outcome" in dead.message
+    assert "at most 1 Momentum" in dead.message
+    assert "Irimi's evade 2" in dead.message
+    assert "Tsuki-kage is protected" in dead.message
 
 
 def test_lint_is_derived_from_the_rules_data_not_names(sword) -> None:
@@ -106,7 +114,9 @@ def test_lint_is_derived_from_the_rules_data_not_names(sword) -> None:
                 if f.technique == "sen-sen-no-sen"]
     fudoshin = sword.techniques["fudoshin"]
     (tokens,) = lint_technique(fudoshin)
-    assert tokens.code == "L003" and "4 + 6 = 10" in tokens.message and "1-7" in tokens.message
+    assert tokens.code == "L003"
+    assert "4 + 6 = 10" in tokens.message
+    assert "1-7" in tokens.message
     five = fudoshin.model_copy(update={"effects": tuple(
         e.model_copy(update={"cap": 3}) if e.kind == "raise_cap" else e for e in fudoshin.effects)})
     assert lint_technique(five) == []  # Speed 4 + Balance 3 = 7: the tokens suffice

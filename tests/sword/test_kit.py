@@ -22,7 +22,7 @@ from toolkit.render.svg import render_svg
 from toolkit.sword.context import SwordContext, SwordDatabase
 from toolkit.sword.kit.build import build_sword_components
 from toolkit.sword.kit.cards import CARD_H, CARD_W, build_action_cards, build_role_cards, build_technique_cards
-from toolkit.sword.kit.common import INITIATIVE_VALUES, RANGE_SHORT, SIDES, Cuts
+from toolkit.sword.kit.common import INITIATIVE_VALUES, LOOKS, RANGE_SHORT, Cuts
 from toolkit.sword.kit.reference import (
     DRAFT_STEPS,
     build_draft_sheet,
@@ -94,7 +94,7 @@ def test_ten_action_cards_in_two_sets_told_apart_by_colour_letter_and_pattern(ct
     component = build_action_cards(ctx)
     fronts = [(slug, page) for slug, page in component.pieces if slug.startswith("action-")]
     assert len(fronts) == 10
-    for side in SIDES:
+    for side in LOOKS:
         own = [page for slug, page in fronts if slug.startswith(f"action-{side.key.lower()}-")]
         assert len(own) == 5
         assert {name for page in own for name in texts(page.items)} >= ACTION_NAMES
@@ -106,23 +106,31 @@ def test_ten_action_cards_in_two_sets_told_apart_by_colour_letter_and_pattern(ct
                 assert any(isinstance(s, Line) and s.style.stroke == side.pattern_ink for s in shapes)
             else:
                 assert any(isinstance(s, Circle) and s.style.fill == side.pattern_ink for s in shapes)
-    a, b = SIDES
-    assert a.key != b.key and a.pattern != b.pattern
+    a, b = LOOKS
+    assert a.player != b.player
+    assert a.pattern != b.pattern
     assert abs(luminance(a.fill) - luminance(b.fill)) > 0.4  # still different on a greyscale print
     # each set has its own back
     back_a, back_b = piece(component, "back-action-a"), piece(component, "back-action-b")
-    assert "A" in texts(back_a.items) and "B" in texts(back_b.items)
+    assert "A" in texts(back_a.items)
+    assert "B" in texts(back_b.items)
 
 
 def test_action_cards_say_what_they_do(db: SwordDatabase) -> None:
     component = build_action_cards(SwordContext(db, "a4"))
     said = {key: words(" ".join(texts(piece(component, f"action-a-{key}").items)))
             for key in ("attack", "defend", "advance", "retreat", "insight")}
-    assert "+1 Momentum" in said["advance"] and "−1 Balance" in said["advance"] and "+1 Attack" in said["advance"]
-    assert "−1 Momentum" in said["retreat"] and "+1 Defense" in said["retreat"]
-    assert "from turn 4" in said["retreat"] and "dishonor" in said["retreat"]
-    assert "Speed, Strength or Defense" in said["insight"] and "cannot defend" in said["insight"]
-    assert "Strength" in said["attack"] and "Defense Total" in said["defend"]
+    assert "+1 Momentum" in said["advance"]
+    assert "−1 Balance" in said["advance"]
+    assert "+1 Attack" in said["advance"]
+    assert "−1 Momentum" in said["retreat"]
+    assert "+1 Defense" in said["retreat"]
+    assert "from turn 4" in said["retreat"]
+    assert "dishonor" in said["retreat"]
+    assert "Speed, Strength or Defense" in said["insight"]
+    assert "cannot defend" in said["insight"]
+    assert "Strength" in said["attack"]
+    assert "Defense Total" in said["defend"]
 
 
 # --- technique and role cards --------------------------------------------------------------------------
@@ -148,11 +156,15 @@ def test_role_cards_show_starting_resources_and_honor(db: SwordDatabase) -> None
     component = build_role_cards(SwordContext(db, "letter"))
     challenger = words(" ".join(texts(piece(component, "role-challenger").items)))
     defender = words(" ".join(texts(piece(component, "role-defender").items)))
-    assert "Challenger" in challenger and "ready to strike" in challenger
-    assert "Defender" in defender and "composed and ready" in defender
+    assert "Challenger" in challenger
+    assert "ready to strike" in challenger
+    assert "Defender" in defender
+    assert "composed and ready" in defender
     for said in (challenger, defender):
-        assert "turn 4" in said and "dishonor" in said
-    assert "1 Momentum" in challenger and "1 Balance" in defender
+        assert "turn 4" in said
+        assert "dishonor" in said
+    assert "1 Momentum" in challenger
+    assert "1 Balance" in defender
 
 
 def test_a_card_too_wordy_to_fit_is_cut_and_reported(db: SwordDatabase) -> None:
@@ -170,8 +182,8 @@ def test_token_sheet_holds_initiative_range_and_evade_tokens(ctx: SwordContext) 
     tokens = [token for row in token_rows(Cuts()) for token in row.tokens]
     initiative = [t for t in tokens if t.kind == "initiative"]
     assert len(initiative) == 14
-    for side in SIDES:
-        assert sorted(int(t.label) for t in initiative if t.side == side.key) == list(INITIATIVE_VALUES)
+    for side in LOOKS:
+        assert sorted(int(t.label) for t in initiative if t.side is side.player) == list(INITIATIVE_VALUES)
     assert list(INITIATIVE_VALUES) == [1, 2, 3, 4, 5, 6, 7]
     assert [t.label for t in tokens if t.kind == "range"] == ["Apart", "Sword Range", "Close Combat"]
     assert len([t for t in tokens if t.kind == "position"]) == 1
@@ -182,7 +194,8 @@ def test_token_sheet_holds_initiative_range_and_evade_tokens(ctx: SwordContext) 
     assert len(placed) == len(tokens)
     width, height = PAPER_SIZES[ctx.paper]
     for token, group in zip(tokens, placed, strict=True):  # every piece lies on the paper
-        assert 0 <= group.dx <= width - token.w and 0 <= group.dy <= height - token.h
+        assert 0 <= group.dx <= width - token.w
+        assert 0 <= group.dy <= height - token.h
 
 
 # --- quick reference -----------------------------------------------------------------------------------
@@ -203,7 +216,7 @@ def test_quick_reference_range_cells_come_from_resolve_position(ctx: SwordContex
 
 def test_quick_reference_follows_the_engine_not_a_typed_table(db: SwordDatabase,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sword_reference, "resolve_position", lambda current, a, b: Range.APART)
+    monkeypatch.setattr(sword_reference, "resolve_position", lambda *_: Range.APART)
     _, cells = quick_reference_page(SwordContext(db, "a4"), Cuts())
     assert {cell.text for table in cells.values() for cell in table.values()} == {"Apart"}
 
@@ -212,8 +225,11 @@ def test_quick_reference_follows_the_engine_not_a_typed_table(db: SwordDatabase,
 
 def test_tracks_have_the_right_number_of_boxes(ctx: SwordContext) -> None:
     momentum, balance, health = tracks(ctx)
-    assert momentum.values == (0, 1, 2, 3) and not momentum.raised
-    assert balance.values == tuple(range(7)) and balance.raised == (4, 5, 6) and balance.raised_by == ("Fudoshin",)
+    assert momentum.values == (0, 1, 2, 3)
+    assert not momentum.raised
+    assert balance.values == tuple(range(7))
+    assert balance.raised == (4, 5, 6)
+    assert balance.raised_by == ("Fudoshin",)
     assert health.values == (3, 2, 1, 0)
     component = build_player_mats(ctx)
     assert len(component.pages) == 2
@@ -221,16 +237,20 @@ def test_tracks_have_the_right_number_of_boxes(ctx: SwordContext) -> None:
         boxes = [s for s in leaves(page.items) if isinstance(s, Rect) and s.w == BOX and s.h == BOX]
         assert len(boxes) == 4 + 7 + 4
         shown = texts(page.items)
-        assert "Momentum" in shown and "Balance" in shown and "Health" in shown
-        assert sum(t.count("Technique") for t in shown) >= 2 and "Played this turn" in shown
+        assert "Momentum" in shown
+        assert "Balance" in shown
+        assert "Health" in shown
+        assert sum(t.count("Technique") for t in shown) >= 2
+        assert "Played this turn" in shown
         assert "turn 4" in words(" ".join(shown))
 
 
 def test_without_fudoshin_the_balance_track_stops_at_the_cap(db: SwordDatabase) -> None:
     ids = tuple(tid for tid in db.draft.techniques if tid != "fudoshin")
     smaller = SwordDatabase(db.techniques, Draft(id="nine", name="Nine", techniques=ids), db.builds)
-    momentum, balance, health = tracks(SwordContext(smaller, "a4"))
-    assert balance.values == (0, 1, 2, 3) and not balance.raised
+    _momentum, balance, _health = tracks(SwordContext(smaller, "a4"))
+    assert balance.values == (0, 1, 2, 3)
+    assert not balance.raised
 
 
 def test_attribute_sheets_are_secret_and_show_the_example_builds(ctx: SwordContext) -> None:
@@ -238,10 +258,11 @@ def test_attribute_sheets_are_secret_and_show_the_example_builds(ctx: SwordConte
     assert len(component.pages) == 2
     for page in component.pages:
         said = words(" ".join(texts(page.items)))
-        assert "Speed + Strength + Defense = 6" in said and "from 1 to 4" in said
+        assert "Speed + Strength + Defense = 6" in said
+        assert "from 1 to 4" in said
         for build in ctx.db.builds.values():
             assert build.name in said
-        width, height = PAPER_SIZES[ctx.paper]
+        _width, height = PAPER_SIZES[ctx.paper]
         fold = [s for s in page.items if isinstance(s, Line) and s.style.dash and abs(s.y1 - height / 2) < 1e-6]
         assert fold, "a fold line across the middle"
         assert any(isinstance(s, Group) and s.rotate == 180 for s in page.items)  # the cover faces the opponent
@@ -252,7 +273,9 @@ def test_draft_sheet_lists_the_deck_and_the_steps(ctx: SwordContext) -> None:
     said = words(" ".join(texts(component.pages[0].items)))
     for technique in ctx.db.draft_techniques():
         assert technique.name in said
-    assert "remove 1 at random" in said and "Discard 2 cards at random" in said and "Discard the remaining" in said
+    assert "remove 1 at random" in said
+    assert "Discard 2 cards at random" in said
+    assert "Discard the remaining" in said
     counts = draft_counts(10)
     assert [left for _, _, left in counts] == [9, 8, 5, 3, 0]
     for role in ("challenger", "defender"):
@@ -288,7 +311,8 @@ def test_card_fronts_are_followed_by_their_mirrored_backs(ctx: SwordContext, kit
         pages = component.pages
         assert len(pages) % 2 == 0
         for front, back in zip(pages[::2], pages[1::2], strict=True):
-            assert front.label.endswith("front") and back.label.endswith("back")
+            assert front.label.endswith("front")
+            assert back.label.endswith("back")
             front_cards = [g for g in front.items if isinstance(g, Group)]
             back_cards = [g for g in back.items if isinstance(g, Group)]
             assert len(front_cards) == len(back_cards) > 0
@@ -327,8 +351,10 @@ def test_no_text_leaves_its_card_or_the_printable_page_or_overlaps_other_text(ki
             edge = BLEED + SAFE - 1.5 if is_card else 4.0  # inside the card frame / the printer's margin
             boxes = list(text_boxes(page.items))
             for text, left, top, right, bottom in boxes:
-                assert left >= edge - 1e-6 and right <= page.width - edge + 1e-6, (slug, text)
-                assert top >= edge - 1e-6 and bottom <= page.height - edge + 1e-6, (slug, text)
+                assert left >= edge - 1e-6, (slug, text)
+                assert right <= page.width - edge + 1e-6, (slug, text)
+                assert top >= edge - 1e-6, (slug, text)
+                assert bottom <= page.height - edge + 1e-6, (slug, text)
             for i, a in enumerate(boxes):
                 for b in boxes[i + 1:]:
                     overlap_x = min(a[3], b[3]) - max(a[1], b[1])

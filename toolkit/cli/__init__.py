@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
-    except Exception:  # noqa: BLE001 - the promise is: never a traceback for the user
+    except Exception:  # the promise is: never a traceback for the user (hence so broad)
         if os.environ.get("DUELKIT_DEBUG"):
             traceback.print_exc()
         err("duelkit: internal error (a bug in duelkit, not in your data); "

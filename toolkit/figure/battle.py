@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.figure.analysis.balance import unplayable
-from toolkit.figure.analysis.odds import BattleNotPossible, BattleOdds, Side, battle_odds, spun_disks
+from toolkit.figure.analysis.odds import BattleNotPossible, BattleOdds, Fighter, battle_odds, spun_disks
 from toolkit.figure.database import Database
 from toolkit.figure.model import Module, Unit
 from toolkit.figure.rules.roster import upgrade_stages
@@ -38,8 +38,8 @@ class ModuleEffect:
 class BattleSetup:
     attacker: Unit
     defender: Unit
-    attacker_side: Side
-    defender_side: Side
+    attacker_side: Fighter
+    defender_side: Fighter
     theme: Theme  # the words the output uses (status names, Deactivated)
 
 
@@ -103,11 +103,11 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
     for stage in (attacker_stage, defender_stage):
         if stage is not None and not 0 <= stage <= 5:
             raise UsageError("an upgrade stage is 0 to 5")
-    attacker_side = Side(attacker.disk, stages[attacker.id] if attacker_stage is None else attacker_stage,
-                         _status(database, attacker_status), damage_bonus=own_aura(attacker) + extra.damage_bonus,
-                         star_bonus=extra.star_bonus, respin=extra.respin)
-    defender_side = Side(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
-                         _status(database, defender_status), damage_bonus=own_aura(defender))
+    attacker_side = Fighter(attacker.disk, stages[attacker.id] if attacker_stage is None else attacker_stage,
+                            _status(database, attacker_status), damage_bonus=own_aura(attacker) + extra.damage_bonus,
+                            star_bonus=extra.star_bonus, respin=extra.respin)
+    defender_side = Fighter(defender.disk, stages[defender.id] if defender_stage is None else defender_stage,
+                            _status(database, defender_status), damage_bonus=own_aura(defender))
     return BattleSetup(attacker, defender, attacker_side, defender_side, database.theme)
 
 

@@ -77,6 +77,7 @@ class FigureGame(Game):
         return layout_warnings(_database(data))
 
     def kit_steps(self, data: GameData) -> int:
+        del data  # the same generators run for every figure project
         from toolkit.figure.kit.build import GENERATORS
 
         return 2 * len(GENERATORS) + 1

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
 from toolkit.render.impose import BLEED
-from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import Anchor, Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line
 
 POKER = (63.5, 88.9)  # module cards
@@ -50,7 +50,7 @@ def card_piece(art: Sequence[Shape], width: float, height: float, label: str = "
 
 
 def heading(x: float, y: float, text: str, width: float, size: float = 10, min_size: float = 6,
-            color: str = INK, anchor: str = "start") -> tuple[Text, bool]:
+            color: str = INK, anchor: Anchor = "start") -> tuple[Text, bool]:
     """A one-line heading that shrinks to fit; returns (text item, overflowed)."""
     fitted = fit_line(text, width, "bold", size, min_size)
     return Text(x, y, fitted.lines[0], fitted.size, "bold", color, anchor), fitted.overflow

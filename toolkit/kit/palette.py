@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolkit.players import Player
+
 
 @dataclass(frozen=True)
 class Swatch:
@@ -14,9 +16,9 @@ class Swatch:
 
 
 # Two team colours far apart in lightness, so they stay distinct on a black-and-white printer.
-TEAM: dict[str, Swatch] = {
-    "A": Swatch("#1b3a7a", "#ffffff", "A"),
-    "B": Swatch("#f4c542", "#111111", "B"),
+TEAM: dict[Player, Swatch] = {
+    Player.A: Swatch("#1b3a7a", "#ffffff", "A"),
+    Player.B: Swatch("#f4c542", "#111111", "B"),
 }
 
 INK = "#111111"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import cast
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -37,7 +38,8 @@ def register_fonts() -> None:
 @cache
 def _charmap(font: FontName) -> frozenset[int]:
     register_fonts()
-    return frozenset(pdfmetrics.getFont(PDF_NAMES[font]).face.charToGlyph)
+    ttf = cast(TTFont, pdfmetrics.getFont(PDF_NAMES[font]))  # every font registered here is a TrueType font
+    return frozenset(ttf.face.charToGlyph)
 
 
 @lru_cache(maxsize=16384)

@@ -71,7 +71,8 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
     buffer = io.BytesIO()
     first = document.pages[0] if document.pages else Page(210, 297)
     canvas = Canvas(buffer, pagesize=(first.width * mm, first.height * mm), invariant=1, pageCompression=1,
-                    initialFontName=PDF_NAMES["regular"], initialFontSize=10)
+                    initialFontName=PDF_NAMES["regular"],  # type: ignore[arg-type]  # a font name; the stubs say float
+                    initialFontSize=10)
     canvas.setTitle(document.title)
     canvas.setAuthor("duelkit")
     canvas.setCreator("duelkit")
@@ -207,7 +208,10 @@ def _image(canvas: Canvas, item: Image) -> None:
     canvas.restoreState()
 
 
-def _draw(canvas: Canvas, item: Shape, state: _State) -> None:
+def _draw(canvas: Canvas, item: Shape, state: _State) -> None:  # noqa: C901 - one flat branch per shape type
+    if isinstance(item, Text):  # _draw_all batches runs of text; a lone one is drawn the same way
+        _texts(canvas, [item], state)
+        return
     if isinstance(item, Image):
         _image(canvas, item)
         return

@@ -134,7 +134,7 @@ def reusable(items: Sequence[Shape]) -> Reuse:
     """Wrap items for reuse, keyed by their content, so equal art shares one PDF form and different
     art never does."""
     frozen = tuple(items)
-    return Reuse(hashlib.sha1(repr(frozen).encode("utf-8")).hexdigest()[:16], frozen)  # noqa: UP007 - a runtime alias
+    return Reuse(hashlib.sha1(repr(frozen).encode("utf-8")).hexdigest()[:16], frozen)
 
 
 @dataclass

@@ -60,7 +60,7 @@ def _point(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
     return cx + r * math.sin(radians), cy - r * math.cos(radians)
 
 
-def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):
+def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):  # noqa: C901 - one flat branch per shape type
     if isinstance(item, Image):
         href = "data:image/png;base64," + base64.b64encode(item.png).decode("ascii")
         return drawing.image(href, insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)),

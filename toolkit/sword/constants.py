@@ -6,6 +6,11 @@ changes every place that uses or prints it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolkit.sword.model import Resource
+
 GAME_ID = "sword-duel"  # the card duel of spec 002: a game of its own, not a theme of the figure duel
 GAME_NAME = "Untitled Dueling Game"
 
@@ -16,7 +21,7 @@ START_RESOURCES: dict[str, tuple[int, int]] = {"challenger": (1, 0), "defender":
 HONOR_TURN = 4  # "If a player uses the Retreat card after Turn 3, they lose"
 TURN_LIMIT = 10  # see the engine docstring: twice the longest duel the spec describes
 # "Momentum & Balance Updates": what each movement card does to its player's resources.
-MOVE_RESOURCES: dict[str, dict[str, int]] = {
+MOVE_RESOURCES: dict[str, dict[Resource, int]] = {
     "advance": {"momentum": +1, "balance": -1},
     "retreat": {"momentum": -1},
     "stay": {"balance": +1},

@@ -68,6 +68,7 @@ class SwordGame(Game):
         return layout_warnings(SwordContext(_database(data), "a4"))
 
     def kit_steps(self, data: GameData) -> int:
+        del data  # the same generators run for every sword-duel project
         from toolkit.sword.kit.build import SWORD_GENERATORS
 
         return 2 * len(SWORD_GENERATORS)

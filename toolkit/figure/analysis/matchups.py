@@ -81,7 +81,7 @@ class Profile:
             purple_effect_weight=effect,
             damage=Distribution.of([(s.damage or 0, s.size, False) for s in disk if s.color in DAMAGE]),
             stars=Distribution.of([(s.stars or 0, s.size, _has_effect(s)) for s in disk if s.color is Color.PURPLE]),
-            features=tuple(weight[c] for c in COLORS) + (effect,),
+            features=(*(weight[c] for c in COLORS), effect),
             fixed=_fixed_coefficients(weight, effect),
         )
 
@@ -129,7 +129,8 @@ class Matchup:
     defender_effect: int = 0
 
     def p(self, name: str) -> float:
-        return getattr(self, name) / self.total
+        count: int = getattr(self, name)
+        return count / self.total
 
 
 def _win(m: Matchup, attacker_side: bool, weight: int, winner_color: Color, winner_effect_weight: int) -> None:

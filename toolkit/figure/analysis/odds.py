@@ -23,8 +23,8 @@ DAMAGE = (Color.WHITE, Color.GOLD)
 
 
 @dataclass(frozen=True)
-class Side:
-    """One side of a battle and everything that modifies it."""
+class Fighter:
+    """One participant of a battle (attacker or defender) and everything that modifies its disk."""
 
     disk: tuple[Segment, ...]
     stage: int = 0  # upgrade stages: +10 damage, +1 star each
@@ -50,7 +50,7 @@ class BattleNotPossible(DuelkitError):
         self.status = status
 
 
-def spun_disks(attacker: Side, defender: Side) -> tuple[tuple[Segment, ...], tuple[Segment, ...]]:
+def spun_disks(attacker: Fighter, defender: Fighter) -> tuple[tuple[Segment, ...], tuple[Segment, ...]]:
     """The two disks actually spun in this battle.
 
     Raises BattleNotPossible when the attacker's status forbids attacking. A defender whose status keeps
@@ -127,7 +127,7 @@ def consequence_value(attacker: Segment, defender: Segment, for_attacker: bool) 
     return Fraction(0)
 
 
-def _spin_pairs(attacker: Side, defender: Side) -> dict[tuple[int, int], int]:
+def _spin_pairs(attacker: Fighter, defender: Fighter) -> dict[tuple[int, int], int]:
     """Weight of each final (attacker segment, defender segment) pair, over total^spins.
 
     With a re-spin, the holder sees both results and spins again when the expected consequences of a
@@ -160,7 +160,7 @@ def _spin_pairs(attacker: Side, defender: Side) -> dict[tuple[int, int], int]:
     return pairs
 
 
-def battle_odds(attacker: Side, defender: Side) -> BattleOdds:
+def battle_odds(attacker: Fighter, defender: Fighter) -> BattleOdds:
     """Exact odds of one battle, including a confused side's self-hit spin before the battle."""
     if attacker.respin and defender.respin:
         raise ValueError("only one side can re-spin in a battle")
@@ -207,7 +207,7 @@ def battle_odds(attacker: Side, defender: Side) -> BattleOdds:
     return odds
 
 
-def _self_hit_share(side: Side, disk: Sequence[Segment]) -> Fraction:
+def _self_hit_share(side: Fighter, disk: Sequence[Segment]) -> Fraction:
     if side.status is None or side.status.self_hit is SelfHit.NONE:
         return Fraction(0)
     total = sum(s.size for s in disk)

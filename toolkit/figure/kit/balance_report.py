@@ -17,7 +17,7 @@ from toolkit.figure.kit.context import KitContext
 from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import PAPER_SIZES
-from toolkit.render.scene import Group, Image, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import Anchor, Group, Image, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 
 MARGIN = 14.0
@@ -44,7 +44,7 @@ def heatmap_png(result: Balance) -> bytes:
     image = PILImage.new("RGB", (n, n))
     image.putdata([heat_color(result.matrix[i][j].p("attacker_wins")) for i in order for j in order])
     block = max(1, math.ceil(1200 / n))  # enlarge with hard edges: viewers would blur a tiny image
-    image = image.resize((n * block, n * block), PILImage.NEAREST)
+    image = image.resize((n * block, n * block), PILImage.Resampling.NEAREST)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=False)
     return buffer.getvalue()
@@ -63,9 +63,10 @@ def _table(ctx: KitContext, x: float, y: float, width: float, title: str, rating
            ranks: list[int]) -> tuple[list[Shape], float]:
     items: list[Shape] = [Text(x, y, title, 9, "bold", ACCENT)]
     y += 4.5
-    columns = (("#", 0.0, "start"), (ctx.theme.terms.unit, 7.0, "start"), ("rating", width - 62, "end"),
-               ("wins", width - 46, "end"), ("effects", width - 30, "end"), ("KO dealt", width - 15, "end"),
-               ("KO taken", width, "end"))
+    columns: tuple[tuple[str, float, Anchor], ...] = (
+        ("#", 0.0, "start"), (ctx.theme.terms.unit, 7.0, "start"), ("rating", width - 62, "end"),
+        ("wins", width - 46, "end"), ("effects", width - 30, "end"), ("KO dealt", width - 15, "end"),
+        ("KO taken", width, "end"))
     for label, offset, anchor in columns:
         items.append(Text(x + offset, y, label, 6, "bold", MUTED, anchor))
     y += 1.4
@@ -124,7 +125,7 @@ def _summary_page(ctx: KitContext, result: Balance, width: float, height: float)
     return page
 
 
-def _heatmap_page(ctx: KitContext, result: Balance, width: float, height: float) -> Page:
+def _heatmap_page(result: Balance, width: float, height: float) -> Page:
     page = Page(width, height, label="Balance heatmap")
     n = len(result.unit_ids)
     page.add(Text(MARGIN, MARGIN + 6, "Who beats whom", 14, "bold", INK),
@@ -170,7 +171,7 @@ def _heatmap_page(ctx: KitContext, result: Balance, width: float, height: float)
 def build_balance(ctx: KitContext, result: Balance) -> Component:
     width, height = PAPER_SIZES[ctx.paper]
     component = Component("balance", f"{ctx.theme.terms.game}: balance report")
-    component.pages = [_summary_page(ctx, result, width, height), _heatmap_page(ctx, result, width, height)]
+    component.pages = [_summary_page(ctx, result, width, height), _heatmap_page(result, width, height)]
     component.pieces = [("balance-summary", component.pages[0]), ("balance-heatmap", component.pages[1])]
     return component
 

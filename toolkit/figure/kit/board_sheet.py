@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from toolkit.figure import constants
 from toolkit.figure.kit.context import KitContext
-from toolkit.figure.rules.board import SIDES, Board, Side
+from toolkit.figure.rules.board import Board
 from toolkit.kit.component import Component
 from toolkit.kit.palette import INK, MUTED, TEAM, Swatch
+from toolkit.players import Player
 from toolkit.problems import Problem
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES, SHEET_MARGIN, tile
@@ -104,19 +105,19 @@ def _chevron(cx: float, cy: float, width: float, height: float, thickness: float
             (cx, top + thickness), (cx - half, top + height), (cx - half, top + height - thickness))
 
 
-def _goal_label(ctx: KitContext, side: Side, r: float) -> list[Shape]:
+def _goal_label(ctx: KitContext, side: Player, r: float) -> list[Shape]:
     """Drawn about (0, 0), reading from A's side; B's copy is turned 180 degrees."""
     team = TEAM[side]
     word = fit_text(ctx.theme.terms.goal, r * 1.45, r * 0.62, "bold", 6.5, 4.5)
     if word.overflow:
         ctx.fits.note(f"board label '{ctx.theme.terms.goal}' does not fit its goal circle", THEME_HINT)
     block = len(word.lines) * word.line_height()
-    items: list[Shape] = text_lines(word, 0, -r * 0.2 - block, "bold", INK, "middle")
-    items += _badge(0, r * 0.38, side, team, r * 0.36)
+    items: list[Shape] = [*text_lines(word, 0, -r * 0.2 - block, "bold", INK, "middle")]
+    items += _badge(0, r * 0.38, side.value, team, r * 0.36)
     return items
 
 
-def _entry_label(ctx: KitContext, side: Side, r: float) -> list[Shape]:
+def _entry_label(ctx: KitContext, side: Player, r: float) -> list[Shape]:
     team = TEAM[side]
     items: list[Shape] = []
     for offset in (0.0, 2.6):  # a double chevron pointing into the board
@@ -126,7 +127,7 @@ def _entry_label(ctx: KitContext, side: Side, r: float) -> list[Shape]:
         ctx.fits.note(f"board label '{ctx.theme.terms.entry}' does not fit its entry circle", THEME_HINT)
     block = len(word.lines) * word.line_height()
     items += text_lines(word, 0, r * 0.12 - block / 2, "bold", INK, "middle")
-    items += _badge(0, r * 0.6, side, team, r * 0.24)
+    items += _badge(0, r * 0.6, side.value, team, r * 0.24)
     return items
 
 
@@ -142,7 +143,7 @@ def _board_items(ctx: KitContext, ox: float, oy: float) -> list[Shape]:
     for name in sorted(board.nodes):
         node = board.nodes[name]
         cx, cy = ox + node.x, oy + node.y
-        side = node.side if node.side in SIDES else None
+        side = node.side
         if node.role == "goal" and side:
             team = TEAM[side]
             items.append(Circle(cx, cy, r + RING, filled(team.fill, INK, 0.3)))
@@ -156,7 +157,7 @@ def _board_items(ctx: KitContext, ox: float, oy: float) -> list[Shape]:
         else:
             items.append(Circle(cx, cy, r, NODE))
             continue
-        labels.append(Group(tuple(art), dx=cx, dy=cy, rotate=180.0 if side == "B" else 0.0))
+        labels.append(Group(tuple(art), dx=cx, dy=cy, rotate=180.0 if side is Player.B else 0.0))
     return items + labels
 
 
@@ -210,7 +211,7 @@ def _plus(cx: float, cy: float, arm: float, half: float) -> Polygon:
     return Polygon(tuple((cx + x, cy + y) for x, y in points), filled(PLUS))
 
 
-def _zone(ctx: KitContext, side: Side, layout: ZoneLayout) -> list[Shape]:
+def _zone(ctx: KitContext, side: Player, layout: ZoneLayout) -> list[Shape]:
     """One player's strip in its own coordinates, reading from that player's side of the table."""
     terms = ctx.theme.terms
     team = TEAM[side]
@@ -221,7 +222,7 @@ def _zone(ctx: KitContext, side: Side, layout: ZoneLayout) -> list[Shape]:
     items.append(Rect(ZONE_PAD, ZONE_PAD, BADGE_W, d, filled(team.fill, INK, 0.3), radius=2.0))
     word = _fit_label(ctx, terms.player, BADGE_W - 3, 7.5, 5, "bold", "player label")
     items.append(Text(ZONE_PAD + BADGE_W / 2, ZONE_PAD + 6.2, word.lines[0], word.size, "bold", team.ink, "middle"))
-    items.append(Text(ZONE_PAD + BADGE_W / 2, ZONE_PAD + d - 4.0, side, 30, "bold", team.ink, "middle"))
+    items.append(Text(ZONE_PAD + BADGE_W / 2, ZONE_PAD + d - 4.0, side.value, 30, "bold", team.ink, "middle"))
     # Hangar: six token circles
     items += _group_label(ctx, terms.hangar, ZONE_PAD + BADGE_W + 3, layout.label_w, d)
     cy = ZONE_PAD + d / 2
@@ -265,8 +266,8 @@ def board_drawing(ctx: KitContext) -> BoardDrawing:
 
     items: list[Shape] = _board_items(ctx, ox, oy)
     zone_x = (width - layout.width) / 2
-    items.append(Group(tuple(_zone(ctx, "A", layout)), dx=zone_x, dy=height - layout.height))
-    items.append(Group(tuple(_zone(ctx, "B", layout)), dx=zone_x + layout.width, dy=layout.height,
+    items.append(Group(tuple(_zone(ctx, Player.A, layout)), dx=zone_x, dy=height - layout.height))
+    items.append(Group(tuple(_zone(ctx, Player.B, layout)), dx=zone_x + layout.width, dy=layout.height,
                        rotate=180.0))
     # title, small, in the bottom-left corner beside the board
     room = board_left - 3

@@ -8,6 +8,7 @@ from toolkit.figure.database import Database
 from toolkit.figure.model import Squad, Unit
 from toolkit.figure.theme import Theme
 from toolkit.kit.fits import TextFits
+from toolkit.players import Player
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,12 @@ class KitContext:
         """Every unit, sorted by id: reproducible order."""
         return [entry.value for _, entry in sorted(self.db.units.items())]
 
-    def squads_by_side(self) -> dict[str, Squad | None]:
+    def squads_by_side(self) -> dict[Player, Squad | None]:
         """Side A plays the first squad (by id), side B the second (or the first again if only one)."""
         squads = [entry.value for _, entry in sorted(self.db.squads.items())]
         if not squads:
-            return {"A": None, "B": None}
-        return {"A": squads[0], "B": squads[1] if len(squads) > 1 else squads[0]}
+            return {Player.A: None, Player.B: None}
+        return {Player.A: squads[0], Player.B: squads[1] if len(squads) > 1 else squads[0]}
 
     def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
         """The file, line and column of a unit's or module's field (for text-fit warnings)."""

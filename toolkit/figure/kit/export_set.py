@@ -10,6 +10,7 @@ from toolkit.figure.kit.module_cards import build_modules
 from toolkit.figure.kit.schematics import build_schematics
 from toolkit.figure.kit.tokens import STATUS_COPIES, WAIT_COPIES, Disc, status_marker, unit_token, wait_marker
 from toolkit.kit.palette import TEAM
+from toolkit.players import PLAYERS
 from toolkit.render.scene import Group, Page
 
 
@@ -25,12 +26,12 @@ def figure_export_set(ctx: KitContext) -> ExportSet:
     for slug, page in board.pieces:
         result.pieces.append(Piece(slug, page.label or slug, page, "board"))
     player = ctx.theme.terms.player
-    for side in ("A", "B"):
+    for side in PLAYERS:
         for unit in ctx.units():
-            title = f"{player} {side}: {unit.name}"
-            result.pieces.append(Piece(f"token-{side.lower()}-{unit.id}", title,
+            title = f"{player} {side.value}: {unit.name}"
+            result.pieces.append(Piece(f"token-{side.value.lower()}-{unit.id}", title,
                                        _disc_page(unit_token(ctx, unit, side), title), "token", round=True,
-                                       side=side, color=TEAM[side].fill))
+                                       side=side.value, color=TEAM[side].fill))
     for status_id, name in ctx.theme.statuses.items():
         result.pieces.append(Piece(f"marker-{status_id}", name, _disc_page(status_marker(ctx, status_id), name),
                                    "token", round=True, copies=STATUS_COPIES))

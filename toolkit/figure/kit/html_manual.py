@@ -44,7 +44,7 @@ class ProjectTemplates(BaseLoader):
     def __init__(self, folder: Path, root: Path) -> None:
         self.folder, self.root = folder, root
 
-    def get_source(self, environment: Environment, template: str):
+    def get_source(self, environment: Environment, template: str):  # noqa: ARG002 - Jinja's BaseLoader signature
         path = self.folder.joinpath(*split_template_path(template))
         try:
             if outside_link(self.folder, self.root) is None and not os.path.lexists(path):

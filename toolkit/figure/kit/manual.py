@@ -20,6 +20,7 @@ from toolkit.figure.rules.roster import SQUAD_MAX_MODULES, SQUAD_UNITS
 from toolkit.figure.rules.status import VARIANTS, SelfHit, StatusRule
 from toolkit.figure.theme import Terms, Theme
 from toolkit.kit.palette import INK, TEAM
+from toolkit.players import Player
 from toolkit.render.scene import Circle, Line, Page, Shape, Style, Text, filled
 
 MATRIX_ORDER = (Color.RED, Color.WHITE, Color.PURPLE, Color.GOLD, Color.BLUE)  # as in Table 2.1
@@ -152,7 +153,7 @@ def surround_figure(db: Database) -> Figure:
     """The goal of side B, surrounded by side A's units: drawn from the board graph itself."""
     board = db.board
     graph = board.graph()
-    target = board.goal("B")
+    target = board.goal(Player.B)
     neighbours = sorted(graph.neighbors(target))
     shown = [target, *neighbours]
     for node in neighbours:
@@ -178,11 +179,11 @@ def surround_figure(db: Database) -> Figure:
     for name in shown:
         x, y = at(name)
         if name == target:
-            items += [Circle(x, y, radius, filled(TEAM["B"].fill, INK, 0.4)),
-                      Text(x, y + 1.2, "B", 8, "bold", TEAM["B"].ink, "middle")]
+            items += [Circle(x, y, radius, filled(TEAM[Player.B].fill, INK, 0.4)),
+                      Text(x, y + 1.2, "B", 8, "bold", TEAM[Player.B].ink, "middle")]
         elif name in neighbours:
-            items += [Circle(x, y, radius, filled(TEAM["A"].fill, INK, 0.4)),
-                      Text(x, y + 1.2, "A", 8, "bold", TEAM["A"].ink, "middle")]
+            items += [Circle(x, y, radius, filled(TEAM[Player.A].fill, INK, 0.4)),
+                      Text(x, y + 1.2, "A", 8, "bold", TEAM[Player.A].ink, "middle")]
         else:
             items.append(Circle(x, y, radius, filled("#ffffff", INK, 0.4)))
     caption = (f"B's {db.theme.terms.goal} has {len(neighbours)} neighbouring points; A occupies all of them, so "

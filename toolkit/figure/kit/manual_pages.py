@@ -12,7 +12,7 @@ from toolkit.kit.cards import SAFE, card_face
 from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.impose import PAPER_SIZES, card_grid, impose_cards
-from toolkit.render.scene import PT_TO_MM, Group, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import PT_TO_MM, Anchor, FontName, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import LEADING, wrap
 
 CELL_FILL = {"att": "#dbe8f7", "def": "#f9e0d0", "draw": "#ececec", "cmp": "#efe6f7", "head": "#f3f3f3"}
@@ -48,7 +48,7 @@ class Flow:
         assert self.page is not None
         self.page.add(*items)
 
-    def text(self, text: str, size: float | None = None, font: str = "regular", color: str = INK,
+    def text(self, text: str, size: float | None = None, font: FontName = "regular", color: str = INK,
              indent: float = 0.0, gap: float = 1.8) -> None:
         size = size or self.size
         for line in wrap(text, self.inner - indent, font, size):
@@ -83,7 +83,7 @@ class Flow:
         first = self.inner * 0.22
         return [first] + [(self.inner - first) / (columns - 1)] * (columns - 1)
 
-    def _row_height(self, cells, widths, font: str, size: float) -> tuple[float, list[list[str]]]:
+    def _row_height(self, cells, widths, font: FontName, size: float) -> tuple[float, list[list[str]]]:
         lines = [wrap(cell, width - 2 * TABLE_PAD, font, size) for cell, width in zip(cells, widths, strict=True)]
         return max(len(ls) for ls in lines) * self.line_height(size) + 2 * TABLE_PAD, lines
 
@@ -110,7 +110,7 @@ class Flow:
             for width, cell_lines, fill, font, ink in zip(widths, lines, fills, fonts, inks, strict=True):
                 self.add(Rect(x, self.y, width, height, Style(fill=fill, stroke="#bbbbbb", width=0.2)))
                 for k, line in enumerate(cell_lines):
-                    anchor = "middle" if block.compact else "start"
+                    anchor: Anchor = "middle" if block.compact else "start"
                     tx = x + width / 2 if block.compact else x + pad
                     self.add(Text(tx, self.y + pad + (k + 0.8) * self.line_height(size), line, size, font, ink, anchor))
                 x += width

@@ -12,6 +12,7 @@ from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color
 from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, TEAM
+from toolkit.players import PLAYERS
 from toolkit.render.impose import CROP_STYLE, PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Page, Polygon, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines
@@ -133,7 +134,7 @@ def _front(ctx: KitContext, gap: float) -> tuple[Page, float]:
     items.append(Text(width - MARGIN, y, note.lines[0], note.size, "regular", MUTED, "end"))
     y += 3.5
     swatches = [(SEGMENT[c].fill, SEGMENT[c].ink, SEGMENT[c].letter, ctx.theme.colors[c]) for c in SWATCH_ORDER]
-    swatches += [(TEAM[side].fill, TEAM[side].ink, side, f"{terms.player} {side}") for side in ("A", "B")]
+    swatches += [(TEAM[side].fill, TEAM[side].ink, side.value, f"{terms.player} {side}") for side in PLAYERS]
     slot = inner / len(swatches)
     for index, (fill, ink, letter, name) in enumerate(swatches):
         sx = MARGIN + index * slot

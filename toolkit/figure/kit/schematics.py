@@ -20,6 +20,7 @@ from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import (
+    Anchor,
     Circle,
     Line,
     Rect,
@@ -285,8 +286,10 @@ def _frame(ctx: KitContext) -> list[Shape]:
     items.append(Text(37.5, SAFE + 15.0 + 2.2, terms.subroutine.upper(), 5.5, "bold", ACCENT))
     items.append(Text(SAFE + 1, TABLE_TOP - 0.8, f"{terms.data_disk.upper()}  ·  1–96", 5.5, "bold", ACCENT))
     header_y = TABLE_TOP + 3.0
-    for (x, width), label, anchor in ((COL_RANGE, "Range", "start"), (COL_MOVE, "Move", "start"),
-                                      (COL_SIZE, "Size", "end"), (COL_VALUE, "Dmg/" + STAR, "end")):
+    headers: tuple[tuple[tuple[float, float], str, Anchor], ...] = (
+        (COL_RANGE, "Range", "start"), (COL_MOVE, "Move", "start"), (COL_SIZE, "Size", "end"),
+        (COL_VALUE, "Dmg/" + STAR, "end"))
+    for (x, width), label, anchor in headers:
         items.append(Text(x + width if anchor == "end" else x, header_y, label, 5, "bold", MUTED, anchor))
     items.append(Line(SAFE, TABLE_TOP + 4.4, WIDTH - SAFE, TABLE_TOP + 4.4, Style(stroke=ACCENT, width=0.3)))
     return items

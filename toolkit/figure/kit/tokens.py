@@ -18,6 +18,7 @@ from toolkit.figure.model import Unit
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
+from toolkit.players import PLAYERS, Player
 from toolkit.render.fonts import printable, text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, FontName, Group, Line, Page, Shape, Style, Text, filled
@@ -141,7 +142,7 @@ def short_name(unit: Unit, unit_word: str) -> str:
     return text.strip()
 
 
-def unit_token(ctx: KitContext, unit: Unit, side: str) -> Disc:
+def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     team = TEAM[side]
     diameter = ctx.db.board.token_diameter_mm
     r = diameter / 2
@@ -215,7 +216,7 @@ def upgrade_forms(units: dict[str, Unit], start: Iterable[str]) -> list[str]:
     return [form for form in forms if form in units]
 
 
-def side_units(ctx: KitContext, side: str) -> tuple[str, list[Unit], list[Unit]]:
+def side_units(ctx: KitContext, side: Player) -> tuple[str, list[Unit], list[Unit]]:
     """(heading, squad units, upgrade forms) for one side; with no squads every unit, and no extra forms."""
     units = {unit.id: unit for unit in ctx.units()}
     squad = ctx.squads_by_side()[side]
@@ -229,7 +230,7 @@ def side_units(ctx: KitContext, side: str) -> tuple[str, list[Unit], list[Unit]]
 
 def sections(ctx: KitContext) -> list[Section]:
     result: list[Section] = []
-    for side in ("A", "B"):
+    for side in PLAYERS:
         heading, members, forms = side_units(ctx, side)
         rows: list[tuple[str, tuple[Disc, ...]]] = [("", tuple(unit_token(ctx, u, side) for u in members))]
         if forms:

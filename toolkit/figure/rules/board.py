@@ -14,10 +14,10 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from toolkit.fields import Slug
+from toolkit.players import PLAYERS, Player
 
-Side = Literal["A", "B"]
-SIDES: tuple[Side, Side] = ("A", "B")
 _TOLERANCE = 0.01
+Point = tuple[float, float]  # (x, y) in mm on the drawn board
 
 
 class BoardNode(BaseModel):
@@ -25,7 +25,7 @@ class BoardNode(BaseModel):
     x: float
     y: float
     role: Literal["point", "goal", "entry"] = "point"
-    side: Side | None = None
+    side: Player | None = None
 
 
 class Board(BaseModel):
@@ -37,27 +37,23 @@ class Board(BaseModel):
     nodes: dict[Annotated[StrictStr, Field(pattern=r"^[A-Za-z0-9_-]+$")], BoardNode]
     routes: tuple[tuple[StrictStr, StrictStr], ...]
 
-    def graph(self) -> nx.Graph:
-        graph = nx.Graph()
+    def graph(self) -> nx.Graph[str]:
+        graph: nx.Graph[str] = nx.Graph()
         for name in sorted(self.nodes):
             node = self.nodes[name]
             graph.add_node(name, x=node.x, y=node.y, role=node.role, side=node.side)
         graph.add_edges_from(route for route in self.routes if all(end in self.nodes for end in route))
         return graph
 
-    def nodes_with(self, role: str, side: Side) -> list[str]:
+    def nodes_with(self, role: str, side: Player) -> list[str]:
         return sorted(name for name, node in self.nodes.items() if node.role == role and node.side == side)
 
-    def goal(self, side: Side) -> str:
+    def goal(self, side: Player) -> str:
         (goal,) = self.nodes_with("goal", side)
         return goal
 
-    def entries(self, side: Side) -> list[str]:
+    def entries(self, side: Player) -> list[str]:
         return self.nodes_with("entry", side)
-
-
-def enemy(side: Side) -> Side:
-    return "B" if side == "A" else "A"
 
 
 @dataclass(frozen=True)
@@ -100,7 +96,7 @@ def _check_routes(board: Board) -> list[BoardFailure]:
     return failures
 
 
-def _check_connected(graph: nx.Graph) -> list[BoardFailure]:
+def _check_connected(graph: nx.Graph[str]) -> list[BoardFailure]:
     components = sorted((sorted(c) for c in nx.connected_components(graph)), key=lambda c: (-len(c), c))
     return [
         BoardFailure(component[0], f"nodes {', '.join(component)} are not connected to the rest of the board")
@@ -108,10 +104,10 @@ def _check_connected(graph: nx.Graph) -> list[BoardFailure]:
     ]
 
 
-def _segments_cross(p1, p2, p3, p4) -> bool:
+def _segments_cross(p1: Point, p2: Point, p3: Point, p4: Point) -> bool:
     """True if segment p1-p2 and p3-p4 properly intersect (shared end points do not count)."""
 
-    def orient(a, b, c) -> float:
+    def orient(a: Point, b: Point, c: Point) -> float:
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
     d1, d2 = orient(p3, p4, p1), orient(p3, p4, p2)
@@ -119,12 +115,12 @@ def _segments_cross(p1, p2, p3, p4) -> bool:
     return d1 * d2 < -_TOLERANCE and d3 * d4 < -_TOLERANCE
 
 
-def _point_on_segment(p, a, b) -> bool:
+def _point_on_segment(p: Point, a: Point, b: Point) -> bool:
     length = math.dist(a, b)
     return length > 0 and abs(math.dist(a, p) + math.dist(p, b) - length) < _TOLERANCE
 
 
-def _check_planar(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+def _check_planar(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
     failures = []
     if not nx.check_planarity(graph)[0]:
         failures.append(BoardFailure(None, "the routes cannot be drawn without crossings (graph is not planar)"))
@@ -147,7 +143,7 @@ def _check_sides(board: Board) -> list[BoardFailure]:
     for name, node in sorted(board.nodes.items()):
         if node.role != "point" and node.side is None:
             failures.append(BoardFailure(name, f"{node.role} {name} has no side", "add `side: A` or `side: B`"))
-    for side in SIDES:
+    for side in PLAYERS:
         goals, entries = board.nodes_with("goal", side), board.nodes_with("entry", side)
         if len(goals) != 1:
             failures.append(BoardFailure(goals[0] if goals else None,
@@ -162,10 +158,10 @@ def _check_sides(board: Board) -> list[BoardFailure]:
     return failures
 
 
-def _check_back_row(board: Board, side: Side, goal: str, entries: list[str]) -> list[BoardFailure]:
+def _check_back_row(board: Board, side: Player, goal: str, entries: list[str]) -> list[BoardFailure]:
     """Player A's back row is the bottom row (largest y); player B's is the top row."""
     ys = [node.y for node in board.nodes.values()]
-    back_y = max(ys) if side == "A" else min(ys)
+    back_y = max(ys) if side == Player.A else min(ys)
     row = [node.x for node in board.nodes.values() if abs(node.y - back_y) < _TOLERANCE]
     left, right = min(row), max(row)
     failures = []
@@ -195,7 +191,7 @@ def rotation_map(board: Board) -> dict[str, str | None]:
     return result
 
 
-def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+def _check_rotation(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
     failures = []
     mapping = rotation_map(board)
     for name, partner in mapping.items():
@@ -204,7 +200,7 @@ def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
                                          "the board must look the same to both players"))
             continue
         node, other = board.nodes[name], board.nodes[partner]
-        swapped = enemy(node.side) if node.side else None
+        swapped = node.side.other() if node.side else None
         if other.role != node.role or (node.role != "point" and other.side != swapped):
             failures.append(BoardFailure(name, f"node {name} ({node.role} {node.side or ''}) rotates onto "
                                          f"{partner} ({other.role} {other.side or ''})".replace(" )", ")")))
@@ -212,16 +208,16 @@ def _check_rotation(board: Board, graph: nx.Graph) -> list[BoardFailure]:
         return failures
     for a, b in sorted(tuple(sorted(edge)) for edge in graph.edges):
         ra, rb = mapping[a], mapping[b]
-        if not graph.has_edge(ra, rb):
+        if ra is None or rb is None or not graph.has_edge(ra, rb):  # (every node has a partner by now)
             failures.append(BoardFailure(a, f"route {a}-{b} has no rotated twin {ra}-{rb}",
                                          "the rotation that swaps the sides must map routes onto routes"))
     return failures
 
 
-def _check_reachability(board: Board, graph: nx.Graph) -> list[BoardFailure]:
+def _check_reachability(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
     failures = []
-    for side in SIDES:
-        target = board.goal(enemy(side))
+    for side in PLAYERS:
+        target = board.goal(side.other())
         for entry in board.entries(side):
             if not nx.has_path(graph, entry, target):
                 failures.append(BoardFailure(entry, f"entry {entry} of side {side} cannot reach goal {target}"))

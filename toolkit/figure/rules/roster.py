@@ -13,12 +13,13 @@ SQUAD_UNITS = 6
 SQUAD_MAX_MODULES = 6
 
 
-def upgrade_graph(units: Mapping[str, Unit]) -> nx.DiGraph:
+def upgrade_graph(units: Mapping[str, Unit]) -> nx.DiGraph[str]:
     """Edges base -> upgraded form, for targets that exist."""
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     graph.add_nodes_from(sorted(units))
     graph.add_edges_from(
-        (uid, unit.upgrades_to) for uid, unit in sorted(units.items()) if unit.upgrades_to in units
+        (uid, unit.upgrades_to) for uid, unit in sorted(units.items())
+        if unit.upgrades_to is not None and unit.upgrades_to in units
     )
     return graph
 

@@ -92,7 +92,7 @@ def paralysed(disk: Sequence[Segment], rule: StatusRule | None, miss_name: str =
 
 def battle_disk(disk: Sequence[Segment], rule: StatusRule | None, miss_name: str = "Miss") -> Disk:
     """The disk a unit with only this status spins in battle (static modifiers only). With more
-    modifiers (upgrades, modules), pass them all to `with_modifiers` at once, as `odds.Side` does."""
+    modifiers (upgrades, modules), pass them all to `with_modifiers` at once, as `odds.Fighter` does."""
     reduced = with_modifiers(disk, damage=rule.damage_modifier if rule else 0)
     return paralysed(reduced, rule, miss_name)
 

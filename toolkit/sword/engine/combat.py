@@ -7,7 +7,9 @@ lists the rulings applied here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
+from toolkit.players import Player
 from toolkit.sword import constants
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.effects import (
@@ -26,10 +28,10 @@ from toolkit.sword.rules.state import Action, Choice, PlayerState, Resource
 
 
 @dataclass(slots=True)
-class Side:
+class Combatant:
     """One player's working values during a turn (never leaves the engine)."""
 
-    index: int
+    player: Player
     choice: Choice
     technique: Technique
     attacking: bool = False  # played Attack and the range allows it
@@ -46,25 +48,32 @@ class Turn:
     """The scratch state of the turn being resolved: players change in place, the log grows."""
 
     players: list[PlayerState]
-    sides: tuple[Side, Side]
+    sides: tuple[Combatant, Combatant]  # indexed by Player.seat
     distance: Range
     entered_close: bool
     log: list[str] = field(default_factory=list)
 
-    def view(self, index: int) -> View:
-        """Player `index`'s side of the table as it is now."""
-        foe = self.sides[1 - index]
-        return View(self.players[index], self.players[1 - index], self.distance, self.sides[index].choice.move,
+    def view(self, player: Player) -> View:
+        """The player's side of the table as it is now."""
+        me, them = player.seat, player.other().seat
+        foe = self.sides[them]
+        return View(self.players[me], self.players[them], self.distance, self.sides[me].choice.move,
                     self.entered_close, foe.attack if foe.attacking else 0)
 
-    def name(self, index: int) -> str:
-        return self.players[index].name
+    def foe(self, side: Combatant) -> Combatant:
+        """The other player's working values."""
+        return self.sides[side.player.other().seat]
 
-    def change(self, index: int, resource: Resource, delta: int) -> int:
+    def name(self, player: Player) -> str:
+        return self.players[player.seat].name
+
+    def change(self, player: Player, resource: Resource, delta: int) -> int:
         """Change a player's resource within 0..cap; returns how much it actually changed."""
-        before = getattr(self.players[index], resource)
-        self.players[index] = adjust(self.players[index], self.sides[index].technique, resource, delta)
-        return getattr(self.players[index], resource) - before
+        i = player.seat
+        before: int = getattr(self.players[i], resource)
+        self.players[i] = adjust(self.players[i], self.sides[i].technique, resource, delta)
+        after: int = getattr(self.players[i], resource)
+        return after - before
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +92,12 @@ def resolve_combat(turn: Turn) -> None:
     """Reveal, totals, evades in initiative order, simultaneous damage, then steals and gains."""
     for side in turn.sides:
         if side.attacking or side.defending:
-            turn.log.append(f"{turn.name(side.index)} reveals {side.technique.name}.")
+            turn.log.append(f"{turn.name(side.player)} reveals {side.technique.name}.")
     spends = _totals(turn)
     for side, resources in zip(turn.sides, spends, strict=True):
         for resource in resources:
-            spent = -turn.change(side.index, resource, -getattr(turn.players[side.index], resource))
-            turn.log.append(f"{turn.name(side.index)} spends all {spent} {resource} ({side.technique.name}).")
+            spent = -turn.change(side.player, resource, -getattr(turn.players[side.player.seat], resource))
+            turn.log.append(f"{turn.name(side.player)} spends all {spent} {resource} ({side.technique.name}).")
     _resolve_evades(turn)
     hits = _deal_damage(turn)
     _after_hits(turn, hits)
@@ -101,23 +110,23 @@ def _totals(turn: Turn) -> list[list[Resource]]:
     spends: list[list[Resource]] = [[], []]
     for side, attack in zip(turn.sides, attacks, strict=True):
         if attack is not None:
-            side.attack, parts, spends[side.index] = attack
+            side.attack, parts, spends[side.player.seat] = attack
             side.bypass_defense = _bypasses_defense(turn, side)
             bypass = ", ignores Defense" if side.bypass_defense else ""
-            turn.log.append(f"{turn.name(side.index)} Attack Total {side.attack} ({', '.join(parts)}){bypass}.")
+            turn.log.append(f"{turn.name(side.player)} Attack Total {side.attack} ({', '.join(parts)}){bypass}.")
     for side in turn.sides:
-        if turn.sides[1 - side.index].attacking:
+        if turn.foe(side).attacking:
             side.defense, parts, more = _defense(turn, side)
-            spends[side.index] += more
-            turn.log.append(f"{turn.name(side.index)} Defense Total {side.defense} ({', '.join(parts)}).")
+            spends[side.player.seat] += more
+            turn.log.append(f"{turn.name(side.player)} Defense Total {side.defense} ({', '.join(parts)}).")
     return spends
 
 
-def _technique_bonus(turn: Turn, side: Side, kind: str) -> tuple[int, list[Resource]]:
+def _technique_bonus(turn: Turn, side: Combatant, kind: str) -> tuple[int, list[Resource]]:
     """An attack_bonus or defense_bonus total of the played technique, and the resources it spends."""
-    view = turn.view(side.index)
-    halved = bool(active(turn.sides[1 - side.index].technique, "halve_opponent_momentum_bonus",
-                         turn.view(1 - side.index)))
+    view = turn.view(side.player)
+    halved = bool(active(turn.foe(side).technique, "halve_opponent_momentum_bonus",
+                         turn.view(side.player.other())))
     total, spends = 0, []
     for effect in active(side.technique, kind, view):
         value = effect.amount * (counted(effect.per, view) if effect.per else 1)
@@ -130,9 +139,9 @@ def _technique_bonus(turn: Turn, side: Side, kind: str) -> tuple[int, list[Resou
     return total, spends
 
 
-def _attack(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
+def _attack(turn: Turn, side: Combatant) -> tuple[int, list[str], list[Resource]]:
     """Attack Total = Strength + position bonuses (Advance, Close Combat) + technique bonuses."""
-    strength = turn.players[side.index].attributes.strength
+    strength = turn.players[side.player.seat].attributes.strength
     total, parts = strength, [f"Strength {strength}"]
     if side.choice.move is Move.ADVANCE:
         total += constants.ADVANCE_ATTACK_BONUS
@@ -147,19 +156,19 @@ def _attack(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
     return total, parts, spends
 
 
-def _bypasses_defense(turn: Turn, side: Side) -> bool:
+def _bypasses_defense(turn: Turn, side: Combatant) -> bool:
     """Whether the side's attack ignores Defense (Ai-Uchi; Tsubame Gaeshi at Close with 3 Momentum)."""
-    target = turn.sides[1 - side.index].technique
+    target = turn.foe(side).technique
     return any(not protected(target, effect)
-               for effect in active(side.technique, "bypass_defense", turn.view(side.index)))
+               for effect in active(side.technique, "bypass_defense", turn.view(side.player)))
 
 
-def _defense(turn: Turn, side: Side) -> tuple[int, list[str], list[Resource]]:
+def _defense(turn: Turn, side: Combatant) -> tuple[int, list[str], list[Resource]]:
     """Defense Total: 0 for an Insight player or one who cannot defend, else Defense + bonuses."""
-    player = turn.players[side.index]
+    player = turn.players[side.player.seat]
     if side.choice.action is Action.INSIGHT:
         return 0, ["defenseless while gaining Insight"], []
-    if active(side.technique, "cannot_defend", turn.view(side.index)):
+    if active(side.technique, "cannot_defend", turn.view(side.player)):
         return 0, [f"cannot defend with {side.technique.name}"], []
     total, parts = player.attributes.defense, [f"Defense {player.attributes.defense}"]
     if side.choice.move is Move.RETREAT:
@@ -181,14 +190,14 @@ def _initiative(player: PlayerState) -> tuple[int, int]:
 
 def _resolve_evades(turn: Turn) -> None:
     """Evades in initiative order; on a full tie both are decided before either pays."""
-    targets = [side for side in turn.sides if turn.sides[1 - side.index].attacking]
+    targets = [side for side in turn.sides if turn.foe(side).attacking]
     if not any(side.choice.evade for side in targets):
         return
-    keys = {side.index: _initiative(turn.players[side.index]) for side in turn.sides}
+    keys = {side.player: _initiative(turn.players[side.player.seat]) for side in turn.sides}
     turn.log.append("Initiative: " + ", ".join(
-        f"{turn.name(i)} {key[0]} (Speed {key[1]} + Balance {key[0] - key[1]})" for i, key in keys.items()) + ".")
-    targets.sort(key=lambda side: keys[side.index], reverse=True)
-    if len(targets) == 2 and keys[0] == keys[1]:
+        f"{turn.name(who)} {key[0]} (Speed {key[1]} + Balance {key[0] - key[1]})" for who, key in keys.items()) + ".")
+    targets.sort(key=lambda side: keys[side.player], reverse=True)
+    if len(targets) == 2 and keys[Player.A] == keys[Player.B]:
         groups = [targets]
         turn.log.append("Initiative tied on Speed too: evades resolve simultaneously.")
     else:
@@ -199,7 +208,8 @@ def _resolve_evades(turn: Turn) -> None:
             _apply_evade(turn, side, plan)
 
 
-def _evade_terms(technique: Technique, choice: Choice, view: View) -> tuple[str | None, int, int, dict] | str:
+def _evade_terms(technique: Technique, choice: Choice,
+                 view: View) -> tuple[Resource | Literal["either"] | None, int, int, dict[Resource, int]] | str:
     """(resource or 'either' or None for free, amount, counter, gains) of the chosen evade, or why not."""
     if choice.special_evade:
         special = of_kind(technique, "special_evade")[0]
@@ -219,23 +229,26 @@ def _evade_terms(technique: Technique, choice: Choice, view: View) -> tuple[str 
     return rule.resource, amount, rule.counter, dict(rule.gain)
 
 
-def _plan_evade(turn: Turn, side: Side) -> EvadePlan | None:
+def _plan_evade(turn: Turn, side: Combatant) -> EvadePlan | None:
     """Decide one declared evade against the resources as they are now (nothing is paid here)."""
     if not side.choice.evade:
         return None
-    attacker = turn.sides[1 - side.index]
-    me = turn.players[side.index]
-    terms = _evade_terms(side.technique, side.choice, turn.view(side.index))
+    attacker = turn.foe(side)
+    me = turn.players[side.player.seat]
+    terms = _evade_terms(side.technique, side.choice, turn.view(side.player))
     if isinstance(terms, str):
         return EvadePlan(False, terms)
-    resource, amount, counter, gain = terms
+    declared, amount, counter, gain = terms
     surcharge = sum(effect.amount for effect in of_kind(attacker.technique, "evade_surcharge"))
     if surcharge:
         amount += surcharge
-        resource = resource or "either"
-    if resource == "either":
+        declared = declared or "either"
+    resource: Resource | None
+    if declared == "either":
         resource = side.choice.evade_with or ("momentum" if me.momentum >= amount else "balance")
-    for bypass in active(attacker.technique, "bypass_evade", turn.view(attacker.index)):
+    else:
+        resource = declared
+    for bypass in active(attacker.technique, "bypass_evade", turn.view(attacker.player)):
         if bypass.paid_with in (None, resource) and not protected(side.technique, bypass):
             return EvadePlan(False, f"the evade is bypassed by {attacker.technique.name}")
     if resource is not None and getattr(me, resource) < amount:
@@ -244,17 +257,17 @@ def _plan_evade(turn: Turn, side: Side) -> EvadePlan | None:
     return EvadePlan(True, text, resource, amount, tuple(gain.items()), counter)
 
 
-def _apply_evade(turn: Turn, side: Side, plan: EvadePlan | None) -> None:
+def _apply_evade(turn: Turn, side: Combatant, plan: EvadePlan | None) -> None:
     """Pay for a planned evade and take its gains; log failures too."""
     if plan is None:
         return
-    who = turn.name(side.index)
+    who = turn.name(side.player)
     if not plan.ok:
         turn.log.append(f"{who} tries to evade with {side.technique.name}, but {plan.text}.")
         return
     if plan.resource is not None:
-        turn.change(side.index, plan.resource, -plan.cost)
-    gains = [f"gains {turn.change(side.index, resource, amount)} {resource}" for resource, amount in plan.gain]
+        turn.change(side.player, plan.resource, -plan.cost)
+    gains = [f"gains {turn.change(side.player, resource, amount)} {resource}" for resource, amount in plan.gain]
     side.evaded, side.counter = True, plan.counter
     extra = "".join(f", {text}" for text in gains)
     turn.log.append(f"{who} evades with {side.technique.name} {plan.text}{extra}.")
@@ -264,24 +277,24 @@ def _deal_damage(turn: Turn) -> list[int]:
     """Apply attacks and counters at once; return the damage each player's attack dealt."""
     taken, hits = [0, 0], [0, 0]
     for attacker in turn.sides:
-        target = turn.sides[1 - attacker.index]
+        target = turn.foe(attacker)
         if not attacker.attacking:
             continue
         if target.evaded:
-            turn.log.append(f"{turn.name(attacker.index)}'s attack is evaded.")
+            turn.log.append(f"{turn.name(attacker.player)}'s attack is evaded.")
         else:
             base = 0 if attacker.bypass_defense else target.defense
-            hits[attacker.index] = max(0, attacker.attack - base)
-            taken[target.index] += hits[attacker.index]
-            turn.log.append(f"{turn.name(attacker.index)} hits for {hits[attacker.index]}.")
+            hits[attacker.player.seat] = max(0, attacker.attack - base)
+            taken[target.player.seat] += hits[attacker.player.seat]
+            turn.log.append(f"{turn.name(attacker.player)} hits for {hits[attacker.player.seat]}.")
         if target.counter:
-            taken[attacker.index] += target.counter
-            turn.log.append(f"{turn.name(target.index)} counters for {target.counter}.")
+            taken[attacker.player.seat] += target.counter
+            turn.log.append(f"{turn.name(target.player)} counters for {target.counter}.")
         if target.defending:
             counter = _defend_counter(turn, target)
             if counter:
-                taken[attacker.index] += counter
-                turn.log.append(f"{turn.name(target.index)} strikes back while defending for {counter}.")
+                taken[attacker.player.seat] += counter
+                turn.log.append(f"{turn.name(target.player)} strikes back while defending for {counter}.")
     for index, damage in enumerate(taken):
         player = turn.players[index]
         turn.players[index] = replace(player, health=max(0, player.health - damage))
@@ -290,11 +303,11 @@ def _deal_damage(turn: Turn) -> list[int]:
     return hits
 
 
-def _defend_counter(turn: Turn, side: Side) -> int:
+def _defend_counter(turn: Turn, side: Combatant) -> int:
     """Koboichi: damage dealt to the attacker by a player who plays Defend."""
-    defense = turn.players[side.index].attributes.defense
+    defense = turn.players[side.player.seat].attributes.defense
     total = 0
-    for effect in active(side.technique, "counter_on_defend", turn.view(side.index)):
+    for effect in active(side.technique, "counter_on_defend", turn.view(side.player)):
         if effect.amount is not None:
             total += effect.amount
         elif effect.defense_divisor is not None:
@@ -305,19 +318,19 @@ def _defend_counter(turn: Turn, side: Side) -> int:
 def _after_hits(turn: Turn, hits: list[int]) -> None:
     """Steals by attackers that dealt damage, and gains for Defense that prevented damage."""
     for attacker in turn.sides:
-        target = turn.sides[1 - attacker.index]
-        if hits[attacker.index] > 0:
-            for steal in active(attacker.technique, "steal_on_hit", turn.view(attacker.index)):
+        target = turn.foe(attacker)
+        if hits[attacker.player.seat] > 0:
+            for steal in active(attacker.technique, "steal_on_hit", turn.view(attacker.player)):
                 if immune_to_steal(target.technique, steal.resource):
-                    turn.log.append(f"{turn.name(target.index)} is immune to {steal.resource} steals "
+                    turn.log.append(f"{turn.name(target.player)} is immune to {steal.resource} steals "
                                     f"({target.technique.name}).")
                     continue
-                taken = -turn.change(target.index, steal.resource, -steal.amount)
-                kept = turn.change(attacker.index, steal.resource, taken)
-                turn.log.append(f"{turn.name(attacker.index)} steals {taken} {steal.resource} (keeps {kept}).")
+                taken = -turn.change(target.player, steal.resource, -steal.amount)
+                kept = turn.change(attacker.player, steal.resource, taken)
+                turn.log.append(f"{turn.name(attacker.player)} steals {taken} {steal.resource} (keeps {kept}).")
         if attacker.attacking and target.defending and not target.evaded and not attacker.bypass_defense:
             prevented = min(attacker.attack, target.defense)
-            for gain in active(target.technique, "gain_prevented", turn.view(target.index)):
-                got = turn.change(target.index, gain.resource, min(prevented, gain.max))
-                turn.log.append(f"{turn.name(target.index)} gains {got} {gain.resource} from {prevented} "
+            for gain in active(target.technique, "gain_prevented", turn.view(target.player)):
+                got = turn.change(target.player, gain.resource, min(prevented, gain.max))
+                turn.log.append(f"{turn.name(target.player)} gains {got} {gain.resource} from {prevented} "
                                 "damage prevented.")

@@ -2,7 +2,7 @@
 
 A turn resolves in the spec's order: start of turn (Mushin's reset) -> honor -> position -> Momentum and
 Balance -> technique movement effects -> Insight -> combat (reveal, bonuses, totals, initiative, evades,
-simultaneous damage, steals and gains) -> victory. Player 0 is the Challenger, player 1 the Defender.
+simultaneous damage, steals and gains) -> victory. Player A is the Challenger, player B the Defender.
 
 Rulings where spec 002 is silent or contradicts itself:
 
@@ -60,9 +60,11 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
+from toolkit.players import PLAYERS, Player
 from toolkit.sword import constants
-from toolkit.sword.engine.combat import Side, Turn, resolve_combat
+from toolkit.sword.engine.combat import Combatant, Turn, resolve_combat
 from toolkit.sword.model import Condition, Technique
 from toolkit.sword.rules.effects import active, clamp, of_kind
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
@@ -171,20 +173,21 @@ def _resets(technique: Technique) -> list[bool]:
     return [False, True] if of_kind(technique, "optional_reset") else [False]
 
 
-def illegal_reason(state: DuelState, player: int, choice: Choice) -> str | None:
+def illegal_reason(state: DuelState, player: Player, choice: Choice) -> str | None:
     """Why this choice is not allowed for the player now, or None when it is legal."""
     if choice.technique not in (0, 1):
         return f"technique must be 0 or 1, not {choice.technique!r}"
     if not isinstance(choice.move, Move) or not isinstance(choice.action, (Action, type(None))) \
             or not isinstance(choice.insight, (InsightTarget, type(None))):
         return "move must be a Move, action an Action or None, insight an InsightTarget or None"
-    technique = state.players[player].techniques[choice.technique]
+    technique = state.players[player.seat].techniques[choice.technique]
     if (choice.action, choice.insight) not in _actions(state.range, choice.move, technique):
         if (choice.action is Action.INSIGHT) != (choice.insight is not None):
             return "the Insight card needs a target, and only it takes one"
         if choice.action is Action.DEFEND and _always_cannot_defend(technique):
             return f"{technique.name} cannot defend"
-        return f"{choice.action.value} can never be in range after {choice.move.value} from {state.range.value}"
+        played = choice.action.value if choice.action is not None else "no action card"
+        return f"{played} can never be in range after {choice.move.value} from {state.range.value}"
     if (choice.evade, choice.evade_with, choice.special_evade) not in _evades(technique):
         return f"{technique.name} does not allow that evade declaration"
     if choice.reset not in _resets(technique):
@@ -192,10 +195,10 @@ def illegal_reason(state: DuelState, player: int, choice: Choice) -> str | None:
     return None
 
 
-def legal_choices(state: DuelState, player: int) -> list[Choice]:
+def legal_choices(state: DuelState, player: Player) -> list[Choice]:
     """Every legal Choice for the player (Retreat on turn 4+ is legal: it loses by dishonor)."""
     choices = []
-    for index, technique in enumerate(state.players[player].techniques):
+    for index, technique in enumerate(state.players[player.seat].techniques):
         evades, resets = _evades(technique), _resets(technique)
         for move in Move:
             for (action, target), (evade, using, special), reset in itertools.product(
@@ -211,11 +214,12 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice) -> TurnRe
     """Resolve both players' choices (a: Challenger, b: Defender) into the next state and a log."""
     if state.result is not None:
         raise DuelOver(f"the duel is over ({state.result.reason.value})")
-    for player, choice in enumerate((choice_a, choice_b)):
+    for player, choice in zip(PLAYERS, (choice_a, choice_b), strict=True):
         reason = illegal_reason(state, player, choice)
         if reason:
-            raise IllegalChoice(f"{state.players[player].name}: {reason}")
-    sides = tuple(Side(i, c, state.players[i].techniques[c.technique]) for i, c in enumerate((choice_a, choice_b)))
+            raise IllegalChoice(f"{state.players[player.seat].name}: {reason}")
+    sides = tuple(Combatant(p, c, state.players[p.seat].techniques[c.technique])
+                  for p, c in zip(PLAYERS, (choice_a, choice_b), strict=True))
     players = [replace(p, knows=replace(p.knows, technique=None)) for p in state.players]
     turn = Turn(players, (sides[0], sides[1]), state.range, False)
     turn.log.append(f"Turn {state.turn} at {state.range.value}: " + "; ".join(_cards(turn, s) for s in sides) + ".")
@@ -236,31 +240,31 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice) -> TurnRe
                       tuple(turn.log))
 
 
-def _cards(turn: Turn, side: Side) -> str:
+def _cards(turn: Turn, side: Combatant) -> str:
     """The revealed action cards (the technique stays face down)."""
     cards = [side.choice.move.value.capitalize()] if side.choice.move is not Move.STAY else []
     if side.choice.action is not None:
         cards.append(side.choice.action.value.capitalize())
-    return f"{turn.name(side.index)} plays {' + '.join(cards) or 'no card'}"
+    return f"{turn.name(side.player)} plays {' + '.join(cards) or 'no card'}"
 
 
 def _start_of_turn(turn: Turn) -> None:
     """Mushin's optional reset of both resources to 0."""
     for side in turn.sides:
         if side.choice.reset:
-            turn.players[side.index] = replace(turn.players[side.index], momentum=0, balance=0)
-            turn.log.append(f"{turn.name(side.index)} resets Momentum and Balance to 0 ({side.technique.name}).")
+            turn.players[side.player.seat] = replace(turn.players[side.player.seat], momentum=0, balance=0)
+            turn.log.append(f"{turn.name(side.player)} resets Momentum and Balance to 0 ({side.technique.name}).")
 
 
 def _honor(turn: Turn, number: int) -> Result | None:
     """Retreating on turn 4 or later loses; both doing it is a draw."""
     if number < constants.HONOR_TURN:
         return None
-    retreated = [side.index for side in turn.sides if side.choice.move is Move.RETREAT]
+    retreated = [side.player for side in turn.sides if side.choice.move is Move.RETREAT]
     if len(retreated) == 2:
         return Result(None, Reason.DOUBLE_DISHONOR)
     if retreated:
-        return Result(1 - retreated[0], Reason.DISHONOR)
+        return Result(retreated[0].other(), Reason.DISHONOR)
     return None
 
 
@@ -275,21 +279,21 @@ def _move(turn: Turn, before: Range) -> None:
         side.attacking = side.choice.action is Action.ATTACK and in_range
         side.defending = side.choice.action is Action.DEFEND and in_range
         if side.choice.action in (Action.ATTACK, Action.DEFEND) and not in_range:
-            turn.log.append(f"{turn.name(side.index)}'s {side.choice.action.value} has no effect at apart.")
+            turn.log.append(f"{turn.name(side.player)}'s {side.choice.action.value} has no effect at apart.")
 
 
 def _update_resources(turn: Turn) -> None:
     """Advance +1 Momentum -1 Balance, Retreat -1 Momentum (or the technique's amount), Stay +1 Balance."""
     for side in turn.sides:
-        i = side.index
+        i = side.player.seat
         before = turn.players[i]
         turn.players[i] = clamp(before, side.technique)
         move = side.choice.move
         for resource, delta in constants.MOVE_RESOURCES[move].items():
             if move is Move.RETREAT and resource == "momentum":
-                losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(i))]
+                losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(side.player))]
                 delta = -losses[0] if losses else delta
-            turn.change(i, resource, delta)
+            turn.change(side.player, resource, delta)
         after = turn.players[i]
         turn.log.append(f"{after.name}: Momentum {before.momentum} -> {after.momentum}, "
                         f"Balance {before.balance} -> {after.balance}.")
@@ -298,9 +302,9 @@ def _update_resources(turn: Turn) -> None:
 def _movement_effects(turn: Turn) -> None:
     """Technique gains that follow movement (Irimi: +2 Balance when Advancing into Close Combat)."""
     for side in turn.sides:
-        for gain in active(side.technique, "gain", turn.view(side.index)):
-            got = turn.change(side.index, gain.resource, gain.amount)
-            turn.log.append(f"{turn.name(side.index)} gains {got} {gain.resource} ({side.technique.name}).")
+        for gain in active(side.technique, "gain", turn.view(side.player)):
+            got = turn.change(side.player, gain.resource, gain.amount)
+            turn.log.append(f"{turn.name(side.player)} gains {got} {gain.resource} ({side.technique.name}).")
 
 
 def _insight(turn: Turn) -> None:
@@ -309,16 +313,17 @@ def _insight(turn: Turn) -> None:
         target = side.choice.insight
         if side.choice.action is not Action.INSIGHT or target is None:
             continue
-        me, foe_side = turn.players[side.index], turn.sides[1 - side.index]
+        me, foe_side = turn.players[side.player.seat], turn.foe(side)
         if target is InsightTarget.TECHNIQUE:
             if foe_side.choice.action not in (Action.ATTACK, Action.DEFEND):
                 turn.log.append(f"{me.name} looks for a technique, but the opponent neither attacks nor defends.")
                 continue
             learned, text = foe_side.technique.id, foe_side.technique.name
         else:
-            learned = getattr(turn.players[foe_side.index].attributes, target.value)
+            learned = getattr(turn.players[foe_side.player.seat].attributes, target.value)
             text = str(learned)
-        turn.players[side.index] = replace(me, knows=replace(me.knows, **{target.value: learned}))
+        learned_field: dict[str, Any] = {target.value: learned}  # an attribute's int, or the technique's id
+        turn.players[side.player.seat] = replace(me, knows=replace(me.knows, **learned_field))
         turn.log.append(f"{me.name} gains Insight: the opponent's {target.value} is {text}.")
 
 
@@ -328,7 +333,7 @@ def _victory(turn: Turn) -> Result | None:
     if all(down):
         return Result(None, Reason.DOUBLE_KNOCKOUT)
     if any(down):
-        return Result(down.index(False), Reason.KNOCKOUT)
+        return Result(PLAYERS[down.index(False)], Reason.KNOCKOUT)
     return None
 
 
@@ -363,8 +368,8 @@ def play_duel(rng: random.Random, builds: Sequence[HasAttributes], techniques: S
             state = draw_by_time(state)
             log.append(f"The duel is a draw (time: {max_turns} turns).")
             break
-        choice_a = rng.choice(legal_choices(state, 0))
-        choice_b = rng.choice(legal_choices(state, 1))
+        choice_a = rng.choice(legal_choices(state, Player.A))
+        choice_b = rng.choice(legal_choices(state, Player.B))
         turn = resolve_turn(state, choice_a, choice_b)
         state = turn.state
         log.extend(turn.events)

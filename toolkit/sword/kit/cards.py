@@ -16,16 +16,16 @@ from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
     FACE,
+    LOOKS,
     MUTED_INK,
     ROLE_FILL,
     ROLE_NAME,
     RULE_INK,
-    SIDES,
     SUMI,
     TINT,
     VERMILION,
     Cuts,
-    Side,
+    PlayerLook,
     card_piece,
     fit_labelled,
     honor_text,
@@ -52,7 +52,7 @@ FOOT_Y = CARD_H - SAFE - 1.0  # footer baseline
 
 # --- backs ---------------------------------------------------------------------------------------------
 
-def sword_back(kind: str, fill: str, ink: str, side: Side | None = None, mark: str = "swords") -> list[Shape]:
+def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, mark: str = "swords") -> list[Shape]:
     """A back that reads the same after any flip: colour to the bleed, the side's pattern (action cards),
     a frame, and a central medallion with crossed swords (or the side's letter) and the card kind."""
     w, h = CARD_W, CARD_H
@@ -153,7 +153,7 @@ def _chips(labels: tuple[str, ...], y: float, fill: str, stroke: str, ink: str, 
     return items
 
 
-def action_front(side: Side, action: Action, cuts: Cuts) -> list[Shape]:
+def action_front(side: PlayerLook, action: Action, cuts: Cuts) -> list[Shape]:
     w, h = CARD_W, CARD_H
     where = f"action card '{action.name}' ({side.name})"
     items: list[Shape] = card_face(w, h, fill=FACE, frame=side.fill)
@@ -203,7 +203,7 @@ def build_action_cards(ctx: SwordContext) -> Component:
     component = Component("sword-actions", f"{constants.GAME_NAME}: action cards")
     cuts = Cuts(ctx.locate)
     grid = card_grid(ctx.paper, CARD_W, CARD_H)
-    for side in SIDES:
+    for side in LOOKS:
         fronts = []
         for action in actions():
             art = action_front(side, action, cuts)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from toolkit.kit import cards
 from toolkit.kit.fits import Spot, TextFits, data_spot
 from toolkit.kit.palette import INK, TEAM
+from toolkit.players import Player
 from toolkit.render.fonts import printable, text_width
 from toolkit.render.scene import (
     PT_TO_MM,
@@ -31,7 +32,7 @@ from toolkit.render.scene import (
 from toolkit.render.textfit import ELLIPSIS, LEADING, Fitted, fit_line, fit_text, wrap
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
-from toolkit.sword.model import Technique
+from toolkit.sword.model import Resource, Technique
 from toolkit.sword.rules.positions import Move, Range
 
 # --- Spec 002 numbers, read from the rules engine so the sheets cannot disagree with it -----------------
@@ -49,7 +50,7 @@ def role_start() -> dict[str, Start]:
     return {role: Start(*resources, constants.START_HEALTH) for role, resources in constants.START_RESOURCES.items()}
 
 
-def move_change(move: Move, resource: str) -> int:
+def move_change(move: Move, resource: Resource) -> int:
     """What a movement card does to one of its player's resources (0: nothing)."""
     return constants.MOVE_RESOURCES[move.value].get(resource, 0)
 
@@ -102,10 +103,10 @@ CUT = Style(stroke="#333333", width=0.25)
 
 
 @dataclass(frozen=True)
-class Side:
+class PlayerLook:
     """One player's colour, letter and pattern: a greyscale print still tells the sets apart."""
 
-    key: str  # "A" / "B"
+    player: Player
     fill: str
     ink: str
     pattern_ink: str  # pattern drawn over `fill`
@@ -113,19 +114,24 @@ class Side:
     pattern: str  # "stripes" or "dots"
 
     @property
+    def key(self) -> str:
+        """The letter printed on the player's pieces and used in their file names."""
+        return self.player.value
+
+    @property
     def name(self) -> str:
         return f"Player {self.key}"
 
 
-SIDES: tuple[Side, ...] = (
-    Side("A", TEAM["A"].fill, TEAM["A"].ink, "#4d6bab", "#e4e9f3", "stripes"),
-    Side("B", TEAM["B"].fill, TEAM["B"].ink, "#c9971c", "#fbf0cf", "dots"),
+LOOKS: tuple[PlayerLook, PlayerLook] = (
+    PlayerLook(Player.A, TEAM[Player.A].fill, TEAM[Player.A].ink, "#4d6bab", "#e4e9f3", "stripes"),
+    PlayerLook(Player.B, TEAM[Player.B].fill, TEAM[Player.B].ink, "#c9971c", "#fbf0cf", "dots"),
 )
 
 
 # --- patterns and badges -------------------------------------------------------------------------------
 
-def pattern(side: Side, x: float, y: float, w: float, h: float, color: str | None = None,
+def pattern(side: PlayerLook, x: float, y: float, w: float, h: float, color: str | None = None,
             step: float = 2.6) -> Group:
     """The side's pattern filling a rectangle: diagonal stripes for A, a dot grid for B."""
     ink = color or side.pattern_ink
@@ -148,7 +154,7 @@ def pattern(side: Side, x: float, y: float, w: float, h: float, color: str | Non
     return Group(tuple(items), clip=Rect(x, y, w, h))
 
 
-def ring_pattern(side: Side, r_outer: float, r_inner: float, color: str) -> list[Shape]:
+def ring_pattern(side: PlayerLook, r_outer: float, r_inner: float, color: str) -> list[Shape]:
     """The side's pattern around a ring (discs cannot be clipped): radial ticks for A, dots for B."""
     items: list[Shape] = []
     count = max(12, int(2 * math.pi * (r_outer + r_inner) / 2 / 1.9))
@@ -164,7 +170,7 @@ def ring_pattern(side: Side, r_outer: float, r_inner: float, color: str) -> list
     return items
 
 
-def letter_badge(side: Side, cx: float, cy: float, r: float, size: float | None = None) -> list[Shape]:
+def letter_badge(side: PlayerLook, cx: float, cy: float, r: float, size: float | None = None) -> list[Shape]:
     size = size or r * 2.6
     return [Circle(cx, cy, r, filled(side.fill, side.ink, 0.35)),
             Text(cx, cy + size * PT_TO_MM * 0.36, side.key, size, "bold", side.ink, "middle")]

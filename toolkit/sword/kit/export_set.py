@@ -9,7 +9,7 @@ from toolkit.export.pieces import ExportSet, Piece, decks_of
 from toolkit.render.scene import Page
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.cards import build_action_cards, build_role_cards, build_technique_cards
-from toolkit.sword.kit.common import SIDES, Cuts
+from toolkit.sword.kit.common import LOOKS, Cuts
 from toolkit.sword.kit.sheets import build_player_mats
 from toolkit.sword.kit.tokens import Token, token_rows
 
@@ -23,7 +23,7 @@ def sword_export_set(ctx: SwordContext) -> ExportSet:
     mats = build_player_mats(ctx)
     result = ExportSet(decks=[deck for component in cards for deck in decks_of(component)],
                        warnings=[w for component in [*cards, mats] for w in component.warnings])
-    colors = {side.key: side.fill for side in SIDES}
+    colors = {look.player.value: look.fill for look in LOOKS}
     for slug, page in mats.pieces:
         side = slug.rsplit("-", 1)[-1].upper()
         result.pieces.append(Piece(slug, page.label or slug, page, "mat", side=side, color=colors.get(side, "")))
@@ -33,15 +33,17 @@ def sword_export_set(ctx: SwordContext) -> ExportSet:
     for row in token_rows(cuts):
         for token in row.tokens:
             label = _slug(token.label)
-            slug = _slug("token", token.kind, token.side, "" if label.startswith(token.kind) else label)
+            side = token.side.value if token.side else ""
+            slug = _slug("token", token.kind, side, "" if label.startswith(token.kind) else label)
             if slug not in seen:
                 seen[slug] = 0
                 tokens.append((slug, token))
             seen[slug] += 1
     for slug, token in tokens:
-        title = f"{token.label} ({token.kind}{', player ' + token.side if token.side else ''})"
+        side = token.side.value if token.side else ""
+        title = f"{token.label} ({token.kind}{', player ' + side if side else ''})"
         page = Page(token.w, token.h, list(token.art), label=title)
-        result.pieces.append(Piece(slug, title, page, "token", round=token.kind != "range", side=token.side,
-                                   color=colors.get(token.side, ""), copies=seen[slug]))
+        result.pieces.append(Piece(slug, title, page, "token", round=token.kind != "range", side=side,
+                                   color=colors.get(side, ""), copies=seen[slug]))
     result.warnings += cuts.problems
     return result

@@ -9,7 +9,7 @@ from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
-from toolkit.render.scene import Circle, Line, Page, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import Circle, FontName, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
@@ -152,7 +152,7 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
                       MUTED_INK))
         y += row_h
     y += 2.0
-    legend = [Rect(m, y, 3.4, 5.0, filled(ROLE_FILL["challenger"], None), radius=0.5),
+    legend: list[Shape] = [Rect(m, y, 3.4, 5.0, filled(ROLE_FILL["challenger"], None), radius=0.5),
               Text(m + 5.0, y + 3.8, "kept", 7, "regular", MUTED_INK),
               Rect(m + 16.0, y, 3.4, 5.0, Style(fill="#ffffff", stroke=MUTED_INK, width=0.25, dash=(0.5, 0.4)),
                    radius=0.5),
@@ -189,10 +189,10 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
             tr = cuts.line(technique.translation, cols[0] - 4, "regular", 7, 5, f"technique '{technique.id}'")
             page.add(Text(m + 2.5, base + 3.4, tr.lines[0], tr.size, "regular", MUTED_INK))
         elif technique.translation:  # beside it
-            after = m + 2.5 + text_width(name.lines[0], "bold", name.size) + 2.0
-            tr = cuts.line(technique.translation, m + cols[0] - 2.0 - after, "regular", 7, 5,
+            beside = m + 2.5 + text_width(name.lines[0], "bold", name.size) + 2.0
+            tr = cuts.line(technique.translation, m + cols[0] - 2.0 - beside, "regular", 7, 5,
                            f"technique '{technique.id}'")
-            page.add(Text(after, base, tr.lines[0], tr.size, "regular", MUTED_INK))
+            page.add(Text(beside, base, tr.lines[0], tr.size, "regular", MUTED_INK))
         kind = cuts.line(technique.type, cols[1] - 4, "regular", 8, 5.5, f"technique '{technique.id}' type")
         page.add(Text(m + cols[0] + 1.0, y + row_h / 2 + 1.2, kind.lines[0], kind.size, "regular", INK))
         x = m + cols[0] + cols[1]
@@ -352,7 +352,7 @@ def _resources_table(ctx: SwordContext, x: float, y: float, width: float, cuts: 
             items.append(Rect(x, ry, width, row_h, filled("#f8f5ee", None)))
         cx = x
         for c, (cell, cw) in enumerate(zip(row, cols, strict=True)):
-            font = "bold" if c == 0 else "regular"
+            font: FontName = "bold" if c == 0 else "regular"
             fitted = cuts.line(cell, cw - 3.0, font, 8, 5.5, "resources table")
             tx = cx + 2.0 if c == 0 else cx + cw / 2
             items.append(Text(tx, ry + 4.6, fitted.lines[0], fitted.size, font, SUMI, "start" if c == 0 else "middle"))

@@ -11,19 +11,33 @@ from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
-from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, filled
+from toolkit.render.scene import (
+    PT_TO_MM,
+    Anchor,
+    Circle,
+    FontName,
+    Group,
+    Line,
+    Page,
+    Polygon,
+    Rect,
+    Shape,
+    Style,
+    Text,
+    filled,
+)
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
+    LOOKS,
     MUTED_INK,
     RULE_INK,
     SHEET_MARGIN,
-    SIDES,
     SUMI,
     TINT,
     VERMILION,
     Cuts,
-    Side,
+    PlayerLook,
     honor_text,
     icon,
     letter_badge,
@@ -84,7 +98,7 @@ def _start_tags(track: Track) -> dict[int, str]:
             for value, roles in tags.items()}
 
 
-def track_row(track: Track, x: float, y: float, side: Side, cuts: Cuts) -> list[Shape]:
+def track_row(track: Track, x: float, y: float, side: PlayerLook, cuts: Cuts) -> list[Shape]:
     """Name and rule on the left, then one box per value; 25 mm tall."""
     items: list[Shape] = [cuts.text(x, y + 6.0, track.name, LABEL_W - 2, "bold", 12, 8, f"track '{track.name}'", SUMI)]
     rule = cuts.block(track.rule, LABEL_W - 3, 9.0, "condensed", 6.8, 5, f"track '{track.name}'")
@@ -127,7 +141,7 @@ def _hatch(x: float, y: float) -> list[Shape]:
     return lines
 
 
-def _tag(cx: float, top: float, text: str, side: Side) -> list[Shape]:
+def _tag(cx: float, top: float, text: str, side: PlayerLook) -> list[Shape]:
     """A small pointer under a box: where a role's marker starts."""
     width = text_width(text, "condensed-bold", 5) + 3.0
     return [Polygon(((cx, top), (cx + 1.2, top + 1.2), (cx - 1.2, top + 1.2)), filled(side.fill)),
@@ -168,7 +182,7 @@ PLAYS = ("Nothing (Stay Put)", "One Movement card", "Insight", "One Combat card 
          "Movement + Combat", "Movement + Insight")
 
 
-def player_mat(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
+def player_mat(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
     width, height = PAPER_SIZES[ctx.paper]
     # Three card spaces side by side need nearly the whole width: the mat's side margin follows them.
     gap = min(8.0, (width - 2 * 5.0 - 3 * SLOT_W) / 2)
@@ -238,7 +252,7 @@ def _one_page_per_side(ctx: SwordContext, name: str, title: str, piece: str, dra
     """A component with one page for each player, drawn by `draw(ctx, side, cuts)`."""
     component = Component(name, f"{constants.GAME_NAME}: {title}")
     cuts = Cuts(ctx.locate)
-    for side in SIDES:
+    for side in LOOKS:
         page = draw(ctx, side, cuts)
         component.pages.append(page)
         component.pieces.append((f"{piece}-{side.key.lower()}", page))
@@ -259,7 +273,8 @@ ATTRIBUTES = (
 )
 
 
-def _owner_half(ctx: SwordContext, side: Side, width: float, top: float, bottom: float, cuts: Cuts) -> list[Shape]:
+def _owner_half(ctx: SwordContext, side: PlayerLook, width: float, top: float, bottom: float,
+                cuts: Cuts) -> list[Shape]:
     """The half that faces its owner: value boxes, the rule, example builds."""
     m = SHEET_MARGIN
     inner = width - 2 * m
@@ -319,9 +334,9 @@ def _owner_half(ctx: SwordContext, side: Side, width: float, top: float, bottom:
                 items.append(Rect(m, ry, inner, row_h, filled("#f8f5ee", None)))
             x = m
             for c, (cell, cw) in enumerate(zip(row, cols, strict=True)):
-                font = "bold" if r == 0 or c == 0 else "regular"
+                font: FontName = "bold" if r == 0 or c == 0 else "regular"
                 fitted_cell = cuts.line(cell, cw - 3.0, font, size, 5, "example builds")
-                anchor = "start" if c == 0 else "middle"
+                anchor: Anchor = "start" if c == 0 else "middle"
                 tx = x + 2.0 if c == 0 else x + cw / 2
                 items.append(Text(tx, ry + row_h / 2 + fitted_cell.size * PT_TO_MM * 0.36, fitted_cell.lines[0],
                                   fitted_cell.size, font, SUMI, anchor))
@@ -331,7 +346,7 @@ def _owner_half(ctx: SwordContext, side: Side, width: float, top: float, bottom:
     return items
 
 
-def _cover_half(side: Side, width: float, half: float, cuts: Cuts) -> list[Shape]:
+def _cover_half(side: PlayerLook, width: float, half: float, cuts: Cuts) -> list[Shape]:
     """The half that faces the opponent (drawn upright here; the caller turns it upside down)."""
     m = SHEET_MARGIN
     inner = width - 2 * m
@@ -362,7 +377,7 @@ def _cover_half(side: Side, width: float, half: float, cuts: Cuts) -> list[Shape
     return items
 
 
-def attribute_sheet(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
+def attribute_sheet(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
     width, height = PAPER_SIZES[ctx.paper]
     half = height / 2
     page = Page(width, height, label=f"Secret attributes {side.key}")

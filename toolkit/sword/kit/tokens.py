@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
+from toolkit.players import Player
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.sword import constants
@@ -18,16 +19,16 @@ from toolkit.sword.kit.common import (
     CUT,
     EVADE_TOKENS,
     INITIATIVE_VALUES,
+    LOOKS,
     MUTED_INK,
     RANGE_FILL,
     RANGE_NAME,
     RANGE_ORDER,
     RULE_INK,
-    SIDES,
     SUMI,
     VERMILION,
     Cuts,
-    Side,
+    PlayerLook,
     icon,
     ring_pattern,
 )
@@ -54,18 +55,18 @@ class Token:
 
     kind: str  # initiative / range / position / evade / marker
     label: str  # the value or name it shows
-    side: str  # "A", "B" or "" for shared pieces
+    side: Player | None  # None for shared pieces
     w: float
     h: float
     art: tuple[Shape, ...]
 
 
-def _disc(kind: str, label: str, side: str, diameter: float, art: list[Shape]) -> Token:
+def _disc(kind: str, label: str, side: Player | None, diameter: float, art: list[Shape]) -> Token:
     r = diameter / 2
     return Token(kind, label, side, diameter, diameter, (Group(tuple(art), dx=r, dy=r),))
 
 
-def initiative_token(side: Side, value: int) -> Token:
+def initiative_token(side: PlayerLook, value: int) -> Token:
     r = DISC / 2
     art: list[Shape] = [Circle(0, 0, r, Style(fill=side.fill, stroke=CUT.stroke, width=CUT.width))]
     art += ring_pattern(side, r - 0.5, r - 2.3, side.pattern_ink)
@@ -73,7 +74,7 @@ def initiative_token(side: Side, value: int) -> Token:
             Text(0, 3.6, str(value), 19, "bold", side.ink, "middle"),
             Text(0, -4.4, side.key, 6, "bold", side.ink, "middle"),
             Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
-    return _disc("initiative", str(value), side.key, DISC, art)
+    return _disc("initiative", str(value), side.player, DISC, art)
 
 
 def evade_token() -> Token:
@@ -82,7 +83,7 @@ def evade_token() -> Token:
                         Circle(0, 0, r - 1.2, Style(stroke=SUMI, width=0.25, dash=(0.8, 0.6)))]
     art += icon("evade", 0, -1.6, 4.6, SUMI)
     art.append(Text(0, 5.8, "EVADED", 6, "condensed-bold", SUMI, "middle"))
-    return _disc("evade", "Evaded", "", DISC, art)
+    return _disc("evade", "Evaded", None, DISC, art)
 
 
 def position_token() -> Token:
@@ -91,10 +92,10 @@ def position_token() -> Token:
                         Circle(0, 0, r - 1.2, Style(stroke="#ffffff", width=0.3))]
     art += icon("swords", 0, -1.2, 4.6, "#ffffff")
     art.append(Text(0, 6.4, "POSITION", 4.2, "condensed-bold", "#ffffff", "middle"))
-    return _disc("position", "Position", "", DISC, art)
+    return _disc("position", "Position", None, DISC, art)
 
 
-def marker_token(side: Side, resource: str, cuts: Cuts) -> Token:
+def marker_token(side: PlayerLook, resource: str, cuts: Cuts) -> Token:
     r = MARKER / 2
     art: list[Shape] = [Circle(0, 0, r, Style(fill=side.fill, stroke=CUT.stroke, width=CUT.width))]
     art += ring_pattern(side, r - 0.4, r - 1.7, side.pattern_ink)
@@ -102,7 +103,7 @@ def marker_token(side: Side, resource: str, cuts: Cuts) -> Token:
     art.append(Text(0, -1.9, side.key, 6, "bold", side.ink, "middle"))
     art.append(cuts.text(0, 2.6, resource, 2 * (r - 2.6), "condensed-bold", 5.0, 3.8, f"track marker '{resource}'",
                          side.ink, "middle"))
-    return _disc("marker", resource, side.key, MARKER, art)
+    return _disc("marker", resource, side.player, MARKER, art)
 
 
 def range_token(distance: Range, number: int, cuts: Cuts) -> Token:
@@ -124,7 +125,7 @@ def range_token(distance: Range, number: int, cuts: Cuts) -> Token:
                if half > 2.5 else Line(cx - 3, cy + 4.8, cx + 3, cy + 4.8, Style(stroke=VERMILION, width=0.35)))
     art.append(cuts.text(s / 2, s - 3.6, RANGE_RULE[distance], s - 6, "condensed-bold", 5.6, 4.2,
                          f"range token '{distance.value}'", INK, "middle"))
-    return Token("range", RANGE_NAME[distance], "", s, s, tuple(art))
+    return Token("range", RANGE_NAME[distance], None, s, s, tuple(art))
 
 
 @dataclass(frozen=True)
@@ -140,13 +141,13 @@ def token_rows(cuts: Cuts) -> list[TokenRow]:
     track = [range_token(distance, n, cuts) for n, distance in enumerate(RANGE_ORDER, start=1)] + [position_token()]
     rows = [TokenRow("Range track", "Lay the three range tokens in a row, Apart to Close Combat. The position token "
                      "starts on Apart and moves after every position resolution.", tuple(track), breaks=(3,))]
-    for side in SIDES:
+    for side in LOOKS:
         rows.append(TokenRow(f"Initiative tokens · {side.name}",
                              "Initiative = Speed + current Balance: show yours when evades are resolved "
                              "(highest first).", tuple(initiative_token(side, v) for v in INITIATIVE_VALUES)))
     rows.append(TokenRow("Evade tokens", "Mark each turn in which an attack was evaded.",
                          tuple(evade_token() for _ in range(EVADE_TOKENS))))
-    markers = [marker_token(side, resource, cuts) for side in SIDES for resource in ("Momentum", "Balance", "Health")]
+    markers = [marker_token(side, resource, cuts) for side in LOOKS for resource in ("Momentum", "Balance", "Health")]
     rows.append(TokenRow("Track markers", "One per track on each player mat.", tuple(markers), breaks=(3,)))
     return rows
 

@@ -58,7 +58,8 @@ def active(technique: Technique, kind: str, view: View) -> list[Any]:
 
 def cap(technique: Technique, resource: Resource) -> int:
     """The most of a resource a player can hold while playing this technique (Fudoshin: Balance 6)."""
-    return max([constants.RESOURCE_CAP, *(e.cap for e in of_kind(technique, "raise_cap") if e.resource == resource)])
+    caps: list[int] = [e.cap for e in of_kind(technique, "raise_cap") if e.resource == resource]
+    return max([constants.RESOURCE_CAP, *caps])
 
 
 def adjust(player: PlayerState, technique: Technique, resource: Resource, delta: int) -> PlayerState:
@@ -75,7 +76,8 @@ def clamp(player: PlayerState, technique: Technique) -> PlayerState:
 def counted(per: str, view: View) -> int:
     """The resource value a per-unit bonus counts."""
     owner = view.foe if per.startswith("opponent_") else view.me
-    return getattr(owner, per.removeprefix("opponent_"))
+    value: int = getattr(owner, per.removeprefix("opponent_"))
+    return value
 
 
 def is_momentum_based(effect: Any) -> bool:

@@ -1,7 +1,7 @@
 """sword-duel state (spec 002): attributes, players, the duel, one turn's choices and its result.
 
 Everything here is frozen data; the rules that change it live in `toolkit.sword.engine` (`duel.py`, `combat.py`).
-Player 0 is always the Challenger and player 1 the Defender.
+Player A is always the Challenger and player B the Defender: per-player pairs are indexed by `Player.seat`.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, Protocol
 
+from toolkit.players import Player
 from toolkit.sword import constants
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Move, Range
 
 Resource = Literal["momentum", "balance"]
-
-CHALLENGER, DEFENDER = 0, 1
 
 
 class Role(str, Enum):
@@ -109,7 +108,7 @@ class PlayerState:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    winner: int | None  # player index, None for a draw
+    winner: Player | None  # None for a draw
     reason: Reason
 
     @property
