@@ -1,9 +1,11 @@
-"""`duelkit new`: a one-theme starter project a designer can edit."""
+"""The designer's project: finding the one a command stands in (as git finds its repository), and
+starting a new one with `duelkit new`."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import shutil
-import tempfile
 from pathlib import Path
 
 from toolkit.loading import PROJECT_FILE
@@ -12,6 +14,20 @@ from toolkit.problems import UsageError
 from toolkit.registry import find_game, game_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
+
+
+def find_project(start: Path) -> Path | None:
+    """The nearest folder, `start` or one of its parents, holding a `duelkit.yaml`; None outside any project.
+
+    Like git's search for `.git`: a designer may stand anywhere in the project (in `unit_data/`, say) and
+    every command still means this project. A `duelkit.yaml` that is a link or not a plain file still
+    marks the project, so its problem is reported rather than the bundled games quietly used instead.
+    """
+    folder = start.resolve()
+    for candidate in (folder, *folder.parents):
+        if os.path.lexists(candidate / PROJECT_FILE):
+            return candidate
+    return None
 
 
 def project_themes() -> list[str]:
@@ -32,7 +48,9 @@ def create_project(target: Path, theme_id: str) -> Path:
     if not parent.is_dir():
         raise UsageError(f"folder '{parent}' does not exist")
     bundle = bundled_root()
-    staging = Path(tempfile.mkdtemp(prefix=".duelkit-new-", dir=parent))
+    # mkdir (not mkdtemp, which makes 0700) so the project gets the designer's usual permissions (umask).
+    staging = parent / f".duelkit-new-{secrets.token_hex(6)}"
+    staging.mkdir()
     try:
         for folder in PROJECT_FOLDERS:
             (staging / folder).mkdir()

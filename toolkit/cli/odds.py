@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, out
+from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, out
 from toolkit.game import NotApplicable, OddsRequest
 from toolkit.problems import UsageError
 from toolkit.registry import discover, find_game, game_ids
@@ -16,7 +16,8 @@ def add_parser(commands: Any) -> None:
     odds = commands.add_parser("odds", help="exact battle outcome probabilities")
     odds.add_argument("unit_a", metavar="UNIT_A", help="attacker id")
     odds.add_argument("unit_b", metavar="UNIT_B", help="defender id")
-    odds.add_argument("--data", type=Path, metavar="DATA_DIR", help="project folder (default: bundled data)")
+    odds.add_argument("--data", dest="data_dir", type=Path, metavar="DATA_DIR",
+                      help="project folder (default: the project here or above, else the bundled demo games)")
     odds.add_argument("--theme", choices=game_ids())
     odds.add_argument("--attacker-status", metavar="S")
     odds.add_argument("--defender-status", metavar="S")
@@ -24,13 +25,13 @@ def add_parser(commands: Any) -> None:
     odds.add_argument("--defender-stage", type=int, metavar="N")
     odds.add_argument("--module", metavar="ID", help="a module the attacker plays (+damage, +stars, re-spin)")
     odds.add_argument("--json", action="store_true")
-    odds.set_defaults(run=run)
+    odds.set_defaults(run=run, bundled_note=BUNDLED_NOTE)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.theme and not find_game(args.theme).supports("odds"):
         raise NotApplicable(find_game(args.theme).why_not("odds"))
-    found, _ = discover(args.data)
+    found, _ = discover(args.data_dir)
     candidates = []
     for game, where in found:
         if (args.theme and game.id != args.theme) or not game.supports("odds"):

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, out
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_data_dir, out
 from toolkit.problems import sorted_problems
 from toolkit.registry import discover
 from toolkit.report import format_json, format_text, summary
@@ -14,8 +13,7 @@ from toolkit.report import format_json, format_text, summary
 
 def add_parser(commands: Any) -> None:
     validate = commands.add_parser("validate", help="check a unit database and report every problem")
-    validate.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                          help="project folder (default: the bundled databases)")
+    add_data_dir(validate)
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.set_defaults(run=run)
 
