@@ -91,6 +91,11 @@ class Game(ABC):
         """Why a command does not apply to this game, in words a designer understands."""
         return f"`{command}` does not apply to {self.id}"
 
+    def help_notes(self, command: str) -> list[str]:
+        """Lines for a command's `--help` that only the game knows (its statuses, its import columns)."""
+        del command
+        return []
+
     @abstractmethod
     def found_in(self, root: Path) -> bool:
         """Whether a folder in the bundled layout holds data of this game."""
@@ -134,6 +139,11 @@ class Game(ABC):
     def project_folders(self) -> list[tuple[str, str]]:
         """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""
         return []
+
+    def starter(self) -> Path | None:
+        """For `duelkit new`: a folder of small, commented example files to start from (None: the game
+        has none, and `new` copies its bundled data as with `--from-bundled`)."""
+        return None
 
     def edit_hint(self) -> str:
         """The project folder a designer edits first."""

@@ -11,13 +11,19 @@ from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_output_command, err, load_valid, out, output_folder
 from toolkit.problems import sorted_problems
+from toolkit.registry import game_ids
 from toolkit.report import format_text, summary
 
 
 def add_parser(commands: Any) -> None:
-    build = add_output_command(commands, "build", "render the printable kit (PDF, and SVG with --svg)", "")
-    build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
-    build.add_argument("--balance", action="store_true", help="add the balance report to the kit")
+    build = add_output_command(commands, "build", "render the printable kit (PDF, and SVG with --svg)", "", [
+        "duelkit build                      # the project you stand in -> its output/<game>/kit.pdf",
+        "duelkit build mygame --paper letter --svg",
+        f"duelkit build --game {game_ids()[0]}       # outside a project: one of the bundled demo games"])
+    build.add_argument("--svg", action="store_true",
+                       help="also write one SVG per piece (each card with its bleed, the board) for editing")
+    build.add_argument("--balance", action="store_true",
+                       help="add the balance report (every unit against every unit) to kit.pdf")
     build.set_defaults(run=run)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +13,7 @@ from toolkit.game import Game, GameData, NotApplicable, Where
 from toolkit.loading import PROJECT_FILE
 from toolkit.problems import UsageError, sorted_problems
 from toolkit.project import find_project
-from toolkit.registry import discover, game_ids
+from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
 
 if TYPE_CHECKING:
@@ -99,12 +101,30 @@ def load_valid(args: argparse.Namespace, command: str) -> list[tuple[Game, GameD
     return loaded
 
 
-def add_output_command(commands: Any, name: str, help_text: str, subfolder: str, data_note: str = "") -> Any:
+def add_command(commands: Any, name: str, help_text: str, examples: list[str], notes: Sequence[str] = (),
+                game_notes: str | None = None) -> Any:
+    """A command whose `--help` teaches: what it does, examples to copy, and the words it accepts (the
+    games add theirs: statuses, module effect kinds, import columns)."""
+    lines = ["examples:", *(f"  {example}" for example in examples)]
+    extra = list(notes)
+    for game in games():
+        extra += [note for note in game.help_notes(game_notes or name) if note not in extra]
+    if extra:
+        lines += ["", *(textwrap.fill(note, width=100, subsequent_indent="    ") for note in extra)]
+    return commands.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
+                               epilog="\n".join(lines), formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_output_command(commands: Any, name: str, help_text: str, subfolder: str, examples: list[str],
+                       data_note: str = "") -> Any:
     """The commands that write files share DATA_DIR, --game, --paper and --out."""
-    command = commands.add_parser(name, help=help_text)
+    command = add_command(commands, name, help_text, examples)
     add_data_dir(command, data_note)
-    command.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
-    command.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    command.add_argument("--game", action="append", metavar="ID",
+                         help="only this game/theme, over the bundled demo games (repeatable): "
+                              + ", ".join(game_ids()))
+    command.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                         help="paper size of the sheets (default: a4)")
     where = f"output/{subfolder}" if subfolder else "output"
     command.add_argument("--out", type=Path, metavar="DIR",
                          help=f"output folder (default: the project's {where}, or ./{where} for the bundled data)")

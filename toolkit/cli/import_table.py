@@ -6,15 +6,18 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, err, out
+from toolkit.cli.common import EXIT_OK, add_command, err, out
 from toolkit.game import NotApplicable
 from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 
 
 def add_parser(commands: Any) -> None:
-    importer = commands.add_parser("import", help="convert a one-row-per-segment CSV into unit YAML")
-    importer.add_argument("csv", type=Path, metavar="CSV")
-    importer.add_argument("--out", type=Path, required=True, metavar="DIR")
+    importer = add_command(commands, "import", "convert a one-row-per-segment CSV into a project of unit YAML", [
+        "duelkit import units.csv --out imported && duelkit validate imported",
+        f"duelkit import units.csv --out imported --theme {game_ids()[0]}"])
+    importer.add_argument("csv", type=Path, metavar="CSV", help="the spreadsheet, saved as CSV (UTF-8)")
+    importer.add_argument("--out", type=Path, required=True, metavar="DIR",
+                          help="the project to write (a new folder, or one an earlier import wrote)")
     importer.add_argument("--theme", choices=game_ids(),
                           help=f"the game of the new project (default: the game of the project you stand in, "
                                f"else {DEFAULT_GAME})")

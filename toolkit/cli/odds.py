@@ -6,25 +6,32 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, out
+from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, out
 from toolkit.game import NotApplicable, OddsRequest
 from toolkit.problems import UsageError
 from toolkit.registry import discover, find_game, game_ids
 
 
 def add_parser(commands: Any) -> None:
-    odds = commands.add_parser("odds", help="exact battle outcome probabilities")
+    odds = add_command(commands, "odds", "exact battle outcome probabilities", [
+        "duelkit odds v-k4 sq-7",
+        "duelkit odds v-k4 sq-7 --defender-status paralysis --module x-attack",
+        "duelkit odds v-k4 sq-7 --attacker-stage 1 --json"])
     odds.add_argument("unit_a", metavar="UNIT_A", help="attacker id")
     odds.add_argument("unit_b", metavar="UNIT_B", help="defender id")
     odds.add_argument("--data", dest="data_dir", type=Path, metavar="DATA_DIR",
                       help="project folder (default: the project here or above, else the bundled demo games)")
-    odds.add_argument("--theme", choices=game_ids())
-    odds.add_argument("--attacker-status", metavar="S")
-    odds.add_argument("--defender-status", metavar="S")
-    odds.add_argument("--attacker-stage", type=int, metavar="N")
-    odds.add_argument("--defender-stage", type=int, metavar="N")
+    odds.add_argument("--theme", choices=game_ids(),
+                      help="the theme whose units these are, when both themes of the bundled data have them")
+    odds.add_argument("--attacker-status", metavar="S",
+                      help="the attacker's status effect, by id or printed name (listed below)")
+    odds.add_argument("--defender-status", metavar="S", help="the defender's status effect (listed below)")
+    odds.add_argument("--attacker-stage", type=int, metavar="N",
+                      help="upgrade stage the attacker fights at (default: its place in its upgrade chain)")
+    odds.add_argument("--defender-stage", type=int, metavar="N", help="upgrade stage of the defender")
     odds.add_argument("--module", metavar="ID", help="a module the attacker plays (+damage, +stars, re-spin)")
-    odds.add_argument("--json", action="store_true")
+    odds.add_argument("--json", action="store_true",
+                      help="print JSON, every probability also as an exact fraction under `exact`")
     odds.set_defaults(run=run, bundled_note=BUNDLED_NOTE)
 
 

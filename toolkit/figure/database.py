@@ -60,6 +60,9 @@ class Database:
     modules: dict[str, Located[Module]] = field(default_factory=dict)
     squads: dict[str, Located[Squad]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # ids defined in files that failed to load (squads naming them are not told they are unknown)
+    broken_units: set[str] = field(default_factory=set)
+    broken_modules: set[str] = field(default_factory=set)
 
     @property
     def has_errors(self) -> bool:
@@ -115,13 +118,17 @@ def load_database(dataset: DataSet) -> Database:
     if board is None:
         raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
     rejected: list[Rejected] = []
+    broken_units: set[str] = set()
+    broken_modules: set[str] = set()
     root = dataset.project
     unit_files = yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR, root=root, problems=problems)
-    units = load_kind(unit_files, Unit, "units", problems, rejected)
+    units = load_kind(unit_files, Unit, "units", problems, rejected, broken_units)
     squad_files = yaml_files(dataset.unit_dir / SQUADS_DIR, root=root, problems=problems)
     squads = load_kind(squad_files, Squad, "squads", problems)
-    modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems)
+    modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems,
+                        broken=broken_modules)
     database = Database(theme, board, problems=problems)
+    database.broken_units, database.broken_modules = broken_units, broken_modules
     database.units = index_by_id(units, "unit", problems)
     database.modules = index_by_id(modules, "module", problems)
     database.squads = index_by_id(squads, "squad", problems)
@@ -189,7 +196,8 @@ def _check_units(db: Database) -> None:
 
 
 def _check_squads(db: Database) -> None:
-    unit_ids, module_ids = set(db.units), set(db.modules)
+    # A unit or module whose own file has problems is not "unknown": its own problem is reported there.
+    unit_ids, module_ids = set(db.units) | db.broken_units, set(db.modules) | db.broken_modules
     for entry in db.squads.values():
         for finding in squad_findings(entry.value, unit_ids, module_ids):
             loc = (finding.field,) if finding.index is None else (finding.field, finding.index)

@@ -14,7 +14,7 @@ from toolkit.figure.database import Database, bundled_dataset, load_board, load_
 from toolkit.figure.theme import load_theme
 from toolkit.game import Advance, Game, GameData, OddsRequest, Output, Report, Where
 from toolkit.kit.component import Component
-from toolkit.paths import DEFAULT_BOARD
+from toolkit.paths import DEFAULT_BOARD, STARTERS_DIR
 from toolkit.problems import Problem, UsageError
 
 
@@ -42,6 +42,22 @@ class FigureGame(Game):
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
         self.title = load_theme(theme_id).terms.game
+
+    def help_notes(self, command: str) -> list[str]:
+        from toolkit.figure.importer import REQUIRED_COLUMNS
+        from toolkit.figure.model import MODULE_EFFECT_KINDS
+
+        theme = load_theme(self.id)
+        statuses = f"statuses of {self.id}: " + ", ".join(
+            f"{sid} ({name})" for sid, name in sorted(theme.statuses.items()))
+        notes = {
+            "odds": [statuses],
+            "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
+                         + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
+            "import": ["CSV columns (one row per Data Disk segment; other columns are ignored): "
+                       + ", ".join(REQUIRED_COLUMNS)],
+        }
+        return notes.get(command, [])
 
     def found_in(self, root: Path) -> bool:
         return (root / "unit_data" / self.id).is_dir()
@@ -137,6 +153,9 @@ class FigureGame(Game):
 
     def project_folders(self) -> list[tuple[str, str]]:
         return [(f"unit_data/{self.id}", "unit_data"), (f"modules/{self.id}", "modules")]
+
+    def starter(self) -> Path | None:
+        return STARTERS_DIR / "figure"
 
     def edit_hint(self) -> str:
         return "unit_data"
