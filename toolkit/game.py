@@ -55,7 +55,7 @@ class OddsRequest:
     """`duelkit odds`: who attacks whom, in which state."""
 
     attacker: str
-    defender: str
+    defender: str | None  # None: against every other unit (`--vs all`)
     attacker_status: str | None = None
     defender_status: str | None = None
     attacker_stage: int | None = None
@@ -153,6 +153,11 @@ class Game(ABC):
         """Whether every one of these unit ids is a unit of this game's data (for `duelkit odds`)."""
         del data, unit_ids
         return False
+
+    def unit_ids(self, data: GameData) -> list[str]:
+        """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""
+        del data
+        return []
 
     def odds(self, data: GameData, request: OddsRequest) -> str:
         """Exact battle odds, as text or JSON."""

@@ -163,10 +163,27 @@ class FigureGame(Game):
     def has_units(self, data: GameData, unit_ids: list[str]) -> bool:
         return all(uid in _database(data).units for uid in unit_ids)
 
+    def unit_ids(self, data: GameData) -> list[str]:
+        return list(_database(data).units)
+
     def odds(self, data: GameData, request: OddsRequest) -> str:
-        from toolkit.figure.battle import compute, odds_json, odds_text, setup_battle
+        from toolkit.figure.battle import (
+            against_all,
+            against_all_json,
+            against_all_text,
+            compute,
+            odds_json,
+            odds_text,
+            setup_battle,
+        )
 
         database = _database(data)
+        if request.defender is None:
+            rows = against_all(database, request.attacker, attacker_status=request.attacker_status,
+                               defender_status=request.defender_status, attacker_stage=request.attacker_stage,
+                               defender_stage=request.defender_stage, module_id=request.module)
+            return (against_all_json(request.attacker, rows) if request.as_json
+                    else against_all_text(database, request.attacker, rows))
         setup = setup_battle(database, request.attacker, request.defender,
                              attacker_status=request.attacker_status, defender_status=request.defender_status,
                              attacker_stage=request.attacker_stage, defender_stage=request.defender_stage,
