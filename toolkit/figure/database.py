@@ -19,7 +19,7 @@ from toolkit.figure.model import Module, Segment, Squad, Unit
 from toolkit.figure.rules.board import Board, check_board
 from toolkit.figure.rules.disk import check_disk
 from toolkit.figure.rules.roster import squad_findings, upgrade_cycles
-from toolkit.figure.theme import Theme, load_theme, theme_ids
+from toolkit.figure.theme import Theme, foreign_words, load_theme, named_statuses, theme_ids
 from toolkit.loading import (
     PROJECT_FILE,
     Located,
@@ -153,6 +153,7 @@ def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: s
             hint=finding.hint, expected=finding.expected, found=finding.found,
             severity=Severity.WARNING if finding.warning else Severity.ERROR))
     statuses = db.theme.statuses
+    found += _effect_words(db, source, data, label, disk)
     for index, segment in enumerate(disk):
         if segment.inflicts and segment.inflicts not in statuses:
             close = difflib.get_close_matches(segment.inflicts, list(statuses), n=1)
@@ -162,6 +163,34 @@ def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: s
                 hint=f"did you mean '{close[0]}'?" if close else "statuses: " + ", ".join(
                     f"{sid} ({name})" for sid, name in sorted(statuses.items())),
                 expected=", ".join(sorted(statuses)), found=segment.inflicts))
+    return found
+
+
+def _effect_words(db: Database, source: SourceFile, data: LocatedDict, label: str,
+                  disk: tuple[Segment, ...]) -> list[Problem]:
+    """Effect text that disagrees with the data: it names a status the move does not inflict (X010), or
+    uses another theme's word, as after switching a project's theme (X011). Warnings: the card prints
+    the text as written."""
+    theme = db.theme
+    found = []
+    leave_out = "or leave out `effect:` and the card words `inflicts:` in the theme's words"
+    for index, segment in enumerate(disk):
+        if not segment.effect:
+            continue
+        pos = locate(data, ("disk", index, "effect"))
+        inflicted = theme.statuses.get(segment.inflicts or "", "no status")
+        for status_id in named_statuses(segment.effect, theme.statuses):
+            if status_id != segment.inflicts:
+                found.append(source.problem(
+                    "X010", pos, f"{label}: the effect text of '{segment.move}' names {theme.statuses[status_id]}, "
+                    f"but the move inflicts {inflicted}", severity=Severity.WARNING,
+                    hint=f"set `inflicts: {status_id}` or change the text, {leave_out}"))
+        for other, meaning, word in foreign_words(segment.effect, theme):
+            own = theme.statuses.get(meaning) or getattr(theme.terms, meaning, None)
+            found.append(source.problem(
+                "X011", pos, f"{label}: the effect text of '{segment.move}' says '{word}', {other.id}'s word; "
+                f"this project's theme {theme.id} says {own}", severity=Severity.WARNING,
+                hint=f"write {own}, {leave_out}" if meaning in theme.statuses else f"write {own}"))
     return found
 
 
