@@ -119,8 +119,9 @@ class Game(ABC):
         return 0
 
     @abstractmethod
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
-        """Every component of the printable kit, in print order."""
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  squads: tuple[str, ...] = ()) -> list[Component]:
+        """Every component of the printable kit, in print order; `squads` chooses the sides' squads."""
 
     def kit_title(self, data: GameData) -> str:
         del data

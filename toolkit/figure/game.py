@@ -6,6 +6,7 @@ Heavy modules (the kit generators, reportlab) are imported inside the methods th
 
 from __future__ import annotations
 
+import difflib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,17 @@ class FigureData(GameData):
 def _database(data: GameData) -> Database:
     assert isinstance(data, FigureData), "a figure-duel command was given another game's data"
     return data.database
+
+
+def _check_squads(database: Database, squads: tuple[str, ...]) -> None:
+    """`build --squads A,B`: one or two squads of this database."""
+    if len(squads) > 2:
+        raise UsageError(f"--squads takes one squad per side (at most 2), not {len(squads)}")
+    for squad_id in squads:
+        if squad_id not in database.squads:
+            close = difflib.get_close_matches(squad_id, list(database.squads), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "squads: " + (", ".join(database.squads) or "none")
+            raise UsageError(f"no squad '{squad_id}' in {database.theme.id}; {hint}")
 
 
 class FigureGame(Game):
@@ -80,12 +92,14 @@ class FigureGame(Game):
 
         return 2 * len(GENERATORS) + 1
 
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  squads: tuple[str, ...] = ()) -> list[Component]:
         from toolkit.figure.kit.build import build_components
 
         database = _database(data)
+        _check_squads(database, squads)
         components = []
-        for component in build_components(database, paper):
+        for component in build_components(database, paper, squads):
             advance(f"{self.id}: {component.name}")
             components.append(component)
         if with_balance:

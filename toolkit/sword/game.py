@@ -7,7 +7,7 @@ from pathlib import Path
 
 from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
-from toolkit.problems import Problem
+from toolkit.problems import Problem, UsageError
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 from toolkit.sword.context import SwordContext, SwordDatabase
 from toolkit.sword.data import has_sword_data, load_sword
@@ -67,10 +67,13 @@ class SwordGame(Game):
 
         return 2 * len(SWORD_GENERATORS)
 
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  squads: tuple[str, ...] = ()) -> list[Component]:
         from toolkit.sword.kit.build import SWORD_GENERATORS
 
         del with_balance  # no balance report: see `balance`
+        if squads:
+            raise UsageError("sword-duel has no squads: leave out --squads")
         context = SwordContext(_database(data), paper)
         components = []
         for _, generate in SWORD_GENERATORS:

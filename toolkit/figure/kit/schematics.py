@@ -320,7 +320,8 @@ def build_schematics(ctx: KitContext) -> Component:
     fronts = [schematic_front(ctx, unit, facts[unit.id], frame) for unit in ctx.units()]
     back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic)
     grid = card_grid(ctx.paper, WIDTH, HEIGHT)
-    component.pages = impose_cards(fronts, [back], grid, terms.schematic)
+    printed = [art for unit, art in zip(ctx.units(), fronts, strict=True) for _ in range(unit.copies)]
+    component.pages = impose_cards(printed, [back], grid, terms.schematic)
     component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))
                         for unit, art in zip(ctx.units(), fronts, strict=True)]
     component.pieces.append(("back-schematic", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))
