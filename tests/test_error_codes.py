@@ -82,7 +82,7 @@ def test_cli_reports_bad_file_with_exit_1(case: Path, base_project: Path, capsys
     _place(base_project, case, place)
     code = main(["validate", str(base_project)])
     out = capsys.readouterr()
-    warnings_only = ("D004", "Y011", "L001", "L002", "L003", "L004", "N001")
+    warnings_only = ("D004", "Y011", "L001", "L002", "L003", "L004", "N001", "X010", "X011")
     expected_exit = 0 if _header(case)[0] in warnings_only else 1
     assert code == expected_exit
     assert "Traceback" not in out.out + out.err

@@ -56,7 +56,7 @@ class OddsRequest:
     """`duelkit odds`: who attacks whom, in which state."""
 
     attacker: str
-    defender: str
+    defender: str | None  # None: against every other unit (`--vs all`)
     attacker_status: str | None = None
     defender_status: str | None = None
     attacker_stage: int | None = None
@@ -115,6 +115,11 @@ class Game(ABC):
         """Why a command does not apply to this game, in words a designer understands."""
         return f"`{command}` does not apply to {self.id}"
 
+    def help_notes(self, command: str) -> list[str]:
+        """Lines for a command's `--help` that only the game knows (its statuses, its import columns)."""
+        del command
+        return []
+
     @abstractmethod
     def found_in(self, root: Path) -> bool:
         """Whether a folder in the bundled layout holds data of this game."""
@@ -138,8 +143,9 @@ class Game(ABC):
         return 0
 
     @abstractmethod
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
-        """Every component of the printable kit, in print order."""
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  squads: tuple[str, ...] = ()) -> list[Component]:
+        """Every component of the printable kit, in print order; `squads` chooses the sides' squads."""
 
     def kit_title(self, data: GameData) -> str:
         del data
@@ -179,6 +185,11 @@ class Game(ABC):
         """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""
         return []
 
+    def starter(self) -> Path | None:
+        """For `duelkit new`: a folder of small, commented example files to start from (None: the game
+        has none, and `new` copies its bundled data as with `--from-bundled`)."""
+        return None
+
     def edit_hint(self) -> str:
         """The project folder a designer edits first."""
         return "."
@@ -187,6 +198,11 @@ class Game(ABC):
         """Whether every one of these unit ids is a unit of this game's data (for `duelkit odds`)."""
         del data, unit_ids
         return False
+
+    def unit_ids(self, data: GameData) -> list[str]:
+        """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""
+        del data
+        return []
 
     def odds(self, data: GameData, request: OddsRequest) -> str:
         """Exact battle odds, as text or JSON."""

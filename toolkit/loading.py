@@ -99,20 +99,28 @@ class Rejected:
 
 
 def load_kind(files: list[Path], model: type[T], plural: str, problems: list[Problem],
-               rejected: list[Rejected] | None = None) -> list[Located[T]]:
+               rejected: list[Rejected] | None = None, broken: set[str] | None = None) -> list[Located[T]]:
+    """Every valid definition in `files`. `broken` collects the ids that exist but failed to load (a
+    definition that failed its schema, or a file that is not YAML, by its file name), so a reference to
+    one is not also called unknown: its own problem is the one to fix."""
     entries: list[Located[T]] = []
     for path in files:
         loaded = load_yaml_file(path, display_path(path))
         problems.extend(loaded.problems)
         if loaded.data is None:
+            if broken is not None:
+                broken.add(path.stem)
             continue
         for data, where in documents(loaded.data, loaded.source, plural, problems):
             value, found = validate_model(model, data, loaded.source, where)
             problems.extend(found)
             if value is not None:
                 entries.append(Located(value, loaded.source, data, where))
-            elif rejected is not None:
+                continue
+            if rejected is not None:
                 rejected.append(Rejected(loaded.source, data, where))
+            if broken is not None and isinstance(data.get("id"), str):
+                broken.add(data["id"])
     return entries
 
 

@@ -9,6 +9,7 @@ DATA_DIR = PACKAGE_DIR / "data"
 THEMES_DIR = DATA_DIR / "themes"
 BOARDS_DIR = DATA_DIR / "boards"
 DEFAULT_BOARD = BOARDS_DIR / "standard.yaml"
+STARTERS_DIR = DATA_DIR / "starters"  # the small commented projects `duelkit new` writes
 
 
 def bundled_root() -> Path:

@@ -51,6 +51,8 @@ CODES: dict[str, str] = {
     "X007": "unknown status effect",
     "X008": "squad repeats a unit or module",
     "X009": "squad has too many modules",
+    "X010": "effect text names a status the move does not inflict",
+    "X011": "effect text uses another theme's word",
     # files and folders (toolkit/safe_fs.py)
     "F001": "symbolic link that leads outside the project",
     "F002": "special file (FIFO, socket, device) or a file where a folder belongs",

@@ -1,9 +1,12 @@
-"""`duelkit new`: a one-theme starter project a designer can edit."""
+"""The designer's project: finding the one a command stands in (as git finds its repository), and
+starting a new one with `duelkit new`."""
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
 import shutil
-import tempfile
 from pathlib import Path
 
 from toolkit.loading import PROJECT_FILE
@@ -14,13 +17,28 @@ from toolkit.registry import find_game, game_ids
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
 
 
+def find_project(start: Path) -> Path | None:
+    """The nearest folder, `start` or one of its parents, holding a `duelkit.yaml`; None outside any project.
+
+    Like git's search for `.git`: a designer may stand anywhere in the project (in `unit_data/`, say) and
+    every command still means this project. A `duelkit.yaml` that is a link or not a plain file still
+    marks the project, so its problem is reported rather than the bundled games quietly used instead.
+    """
+    folder = start.resolve()
+    for candidate in (folder, *folder.parents):
+        if os.path.lexists(candidate / PROJECT_FILE):
+            return candidate
+    return None
+
+
 def project_themes() -> list[str]:
     """What `duelkit new` can start: every game of the registry."""
     return game_ids()
 
 
-def create_project(target: Path, theme_id: str) -> Path:
-    """Copy the theme's bundled database into a new folder. Built beside the target, then renamed,
+def create_project(target: Path, theme_id: str, *, from_bundled: bool = False) -> Path:
+    """Start a project: the game's small commented starter (a few units, a squad, modules and a README),
+    or with `from_bundled` a copy of its whole bundled database. Built beside the target, then renamed,
     so a failure never leaves a half-made project."""
     if theme_id not in project_themes():
         raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(project_themes())}")
@@ -31,16 +49,24 @@ def create_project(target: Path, theme_id: str) -> Path:
     parent = target.resolve().parent
     if not parent.is_dir():
         raise UsageError(f"folder '{parent}' does not exist")
-    bundle = bundled_root()
-    staging = Path(tempfile.mkdtemp(prefix=".duelkit-new-", dir=parent))
+    game = find_game(theme_id)
+    name = target.resolve().name
+    # mkdir (not mkdtemp, which makes 0700) so the project gets the designer's usual permissions (umask).
+    staging = parent / f".duelkit-new-{secrets.token_hex(6)}"
+    staging.mkdir()
     try:
         for folder in PROJECT_FOLDERS:
             (staging / folder).mkdir()
-        for source, destination in find_game(theme_id).project_folders():
-            _copy_tree(bundle / source, staging / destination)
+        starter = None if from_bundled else game.starter()
+        if starter is None:
+            for source, destination in game.project_folders():
+                _copy_tree(bundled_root() / source, staging / destination)
+        else:
+            _copy_starter(starter, staging, {"{name}": name, "{game}": game.title, "{theme}": theme_id})
         (staging / PROJECT_FILE).write_text(
-            "# duelkit project: every unit under unit_data/ (or technique under techniques/) belongs to this.\n"
-            f"theme: {theme_id}\nname: My {theme_id} prototype\n", encoding="utf-8")
+            "# duelkit project file: duelkit finds it from this folder or any folder inside it.\n"
+            f"theme: {theme_id}    # the game and its words: {', '.join(project_themes())}\n"
+            f"name: {json.dumps(name, ensure_ascii=False)}    # your game's name\n", encoding="utf-8")
         (staging / ".gitignore").write_text("output/\n", encoding="utf-8")
         if target.exists():
             target.rmdir()
@@ -54,3 +80,14 @@ def create_project(target: Path, theme_id: str) -> Path:
 def _copy_tree(source: Path, destination: Path) -> None:
     if source.is_dir():
         shutil.copytree(source, destination, dirs_exist_ok=True)
+
+
+def _copy_starter(starter: Path, destination: Path, words: dict[str, str]) -> None:
+    """The starter's files; its README names the project and its game."""
+    _copy_tree(starter, destination)
+    readme = destination / "README.md"
+    if readme.is_file():
+        text = readme.read_text(encoding="utf-8")
+        for placeholder, word in words.items():
+            text = text.replace(placeholder, word)
+        readme.write_text(text, encoding="utf-8")

@@ -28,8 +28,8 @@ _TYPE_NAMES = {
 _S004_TYPES = {
     "literal_error", "enum", "string_pattern_mismatch", "greater_than", "greater_than_equal", "less_than",
     "less_than_equal", "too_short", "too_long", "string_too_short", "string_too_long",
-    "union_tag_invalid", "union_tag_not_found",
 }
+_TAG_ERRORS = {"union_tag_invalid", "union_tag_not_found"}
 
 
 def describe(value: Any) -> str:
@@ -117,6 +117,8 @@ def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: Sou
         pos = container.pos if isinstance(container, (LocatedDict, LocatedList)) else None
         return source.problem("S002", pos, f"missing required key '{loc[-1]}' in {_path_text(where, parent_loc)}",
                               hint=f"add `{loc[-1]}:` here")
+    if kind in _TAG_ERRORS:
+        return _tag_problem(model, error, data, source, where)
     parent, key, value = _walk(data, loc)
     pos = _value_pos(parent, key, value)
     found = describe(value)
@@ -145,6 +147,44 @@ def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: Sou
         hint = "start each item with '- '"
     return source.problem("S003", pos, f"expected {expected} for '{_field_name(loc)}', found {found}",
                           hint=hint, expected=expected, found=found)
+
+
+def _tag_problem(model: type[BaseModel], error: dict, data: Any, source: SourceFile, where: tuple) -> Problem:
+    """A tagged choice (a module's `effect: {kind: ...}`) with an unknown or missing tag: said at the tag,
+    with every kind that exists, rather than "a mapping is not allowed"."""
+    loc = tuple(error["loc"])
+    tag_key = str((error.get("ctx") or {}).get("discriminator", "kind")).strip("'\"")
+    tags = union_tags(model, loc, tag_key)
+    kinds = ", ".join(tags)
+    _, _, mapping = _walk(data, loc)
+    tag = mapping.get(tag_key) if isinstance(mapping, dict) else None
+    if tag is None:
+        pos = mapping.pos if isinstance(mapping, (LocatedDict, LocatedList)) else None
+        return source.problem("S002", pos, f"missing required key '{tag_key}' in {_path_text(where, loc)}",
+                              hint=f"add `{tag_key}:`, one of: {kinds}", expected=kinds)
+    pos = mapping.value_pos.get(tag_key) if isinstance(mapping, LocatedDict) else None
+    close = difflib.get_close_matches(str(tag), tags, n=1, cutoff=0.5)
+    hint = f"did you mean '{close[0]}'?" if close else f"the {tag_key}s are: {kinds}"
+    shown = f"'{tag}'" if isinstance(tag, str) else describe(tag)
+    return source.problem("S004", pos, f"{_path_text(where, (*loc, tag_key))}: unknown {tag_key} {shown}; "
+                          f"the {tag_key}s are: {kinds}", hint=hint, expected=kinds, found=describe(tag))
+
+
+def union_tags(model: type[BaseModel], loc: tuple, tag_key: str) -> list[str]:
+    """The tags a tagged union at `loc` accepts, in the order the model lists them."""
+    current: Any = model
+    for part in loc:
+        current = _unwrap(current, part)
+        if current is None:
+            return []
+    while typing.get_origin(current) is typing.Annotated:
+        current = typing.get_args(current)[0]
+    tags = []
+    for member in typing.get_args(current):
+        field = member.model_fields.get(tag_key) if isinstance(member, type) and issubclass(member, BaseModel) else None
+        if field is not None:
+            tags += [str(arg) for arg in typing.get_args(field.annotation)]
+    return tags
 
 
 def _suggest_slug(value: str) -> str:

@@ -269,8 +269,19 @@ def _syntax_problem(source: SourceFile, exc: yaml.MarkedYAMLError) -> Problem:
             "Y004", pos, "a tab character is used for indentation; YAML allows only spaces",
             hint="replace the tab with spaces", expected="spaces", found="tab")
     context = f" ({exc.context})" if exc.context else ""
-    return source.problem("Y002", pos, f"{problem_text}{context}",
-                          hint="check indentation, colons and quotes on this line or the one above")
+    return source.problem("Y002", pos, f"{problem_text}{context}", hint=_syntax_hint(problem_text, line))
+
+
+_KEY_THEN_COLON = re.compile(r"^(\s*(?:- )?)([\w-]+):\s+(\S.*:(?:\s.*)?)$")
+
+
+def _syntax_hint(problem_text: str, line: str) -> str:
+    """The likeliest fix. `name: Alpha: the First` reads as a mapping inside a value: quote the value."""
+    match = _KEY_THEN_COLON.match(line.rstrip())
+    if "mapping values are not allowed" in problem_text and match and not match.group(3).startswith(("'", '"')):
+        value = match.group(3).replace('"', '\\"')
+        return (f"text with ': ' in it must be quoted: write `{match.group(2)}: \"{value}\"`")
+    return "check indentation, colons and quotes on this line or the one above"
 
 
 class _Builder:

@@ -64,7 +64,7 @@ def test_missing_folder_is_a_usage_error(capsys, tmp_path: Path) -> None:
 
 def test_new_project_validates_and_refuses_to_overwrite(capsys, tmp_path: Path) -> None:
     target = tmp_path / "mykit"
-    code, out, _ = run(capsys, "new", str(target), "--theme", "chimera")
+    code, out, _ = run(capsys, "new", str(target), "--theme", "chimera", "--from-bundled")
     assert code == 0
     assert (target / "duelkit.yaml").read_text().count("theme: chimera") == 1
     for folder in ("unit_data", "modules", "techniques", "templates", "output"):

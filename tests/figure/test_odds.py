@@ -301,7 +301,7 @@ def test_odds_json_effect_fraction_and_text_status_names(capsys) -> None:
 def looping_project(tmp_path, capsys):
     """A duel-protocol project whose T-1 -> T-2 -> T-3 chain loops back to T-1."""
     project = tmp_path / "loop"
-    assert main(["new", str(project), "--theme", "duel-protocol"]) == 0
+    assert main(["new", str(project), "--theme", "duel-protocol", "--from-bundled"]) == 0
     t3 = project / "unit_data" / "t-3.yaml"
     t3.write_text(t3.read_text(encoding="utf-8").replace("\ndisk:", "\nupgrades_to: t-1\ndisk:"), encoding="utf-8")
     capsys.readouterr()

@@ -146,7 +146,7 @@ def test_project_template_overrides_and_errors_name_the_line(capsys, tmp_path: P
 
 def test_templates_are_sandboxed_and_escaped(capsys, tmp_path: Path) -> None:
     project = tmp_path / "kit"
-    assert main(["new", str(project)]) == 0
+    assert main(["new", str(project), "--from-bundled"]) == 0
     (project / "templates" / "manual.html.j2").write_text(
         "{{ manual.title.__class__.__mro__[1].__subclasses__() }}\n", encoding="utf-8")
     assert main(["reference", str(project)]) == 1

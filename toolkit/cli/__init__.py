@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from toolkit import __version__
 from toolkit.cli import balance, board, build, export, import_table, new, odds, play, reference, replay, validate
-from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err
+from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, resolve_project
 from toolkit.problems import DuelkitError, UsageError
 
 COMMANDS = (validate, build, reference, balance, odds, board, new, import_table, export, play, replay)
@@ -35,6 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        resolve_project(args)
         code: int = args.run(args)
         return code
     except UsageError as exc:

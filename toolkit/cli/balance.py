@@ -19,7 +19,9 @@ from toolkit.cli.common import (
 
 def add_parser(commands: Any) -> None:
     balance = add_output_command(commands, "balance", "every unit against every unit: ratings, heatmap, CSV",
-                                 "balance")
+                                 "balance", [
+                                     "duelkit balance                    # -> output/balance/<game>/balance.pdf",
+                                     "duelkit balance imported/ --skip-invalid"])
     balance.add_argument("--skip-invalid", action="store_true",
                          help="leave out units with problems instead of refusing (e.g. an imported dataset)")
     balance.set_defaults(run=run)

@@ -6,14 +6,16 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, out
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, out
 from toolkit.registry import games
 
 
 def add_parser(commands: Any) -> None:
-    board = commands.add_parser("board", help="board tools")
+    board = add_command(commands, "board", "board tools", ["duelkit board check my-board.yaml"])
     board_commands = board.add_subparsers(dest="board_command", metavar="SUBCOMMAND", required=True)
-    check = board_commands.add_parser("check", help="run the structural checks on a board YAML")
+    check = add_command(board_commands, "check", "run the structural checks on a board YAML", [
+        "duelkit board check                # the standard board",
+        "duelkit board check my-board.yaml"])
     check.add_argument("board", nargs="?", type=Path, metavar="BOARD_YAML",
                        help="board file (default: the standard board)")
     check.set_defaults(run=run)

@@ -10,14 +10,23 @@ from types import TracebackType
 from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_output_command, err, load_valid, out, output_folder
-from toolkit.problems import sorted_problems
+from toolkit.problems import UsageError, sorted_problems
+from toolkit.registry import game_ids
 from toolkit.report import format_text, summary
 
 
 def add_parser(commands: Any) -> None:
-    build = add_output_command(commands, "build", "render the printable kit (PDF, and SVG with --svg)", "")
-    build.add_argument("--svg", action="store_true", help="also write one SVG per piece for editing")
-    build.add_argument("--balance", action="store_true", help="add the balance report to the kit")
+    build = add_output_command(commands, "build", "render the printable kit (PDF, and SVG with --svg)", "", [
+        "duelkit build                      # the project you stand in -> its output/<game>/kit.pdf",
+        "duelkit build mygame --paper letter --svg",
+        f"duelkit build --game {game_ids()[0]}       # outside a project: one of the bundled demo games"])
+    build.add_argument("--svg", action="store_true",
+                       help="also write one SVG per piece (each card with its bleed, the board) for editing")
+    build.add_argument("--squads", metavar="A,B", type=_squad_list,
+                       help="the squads of sides A and B on the token sheet and module decks (default: the first "
+                            "two by id; one id: both sides play it)")
+    build.add_argument("--balance", action="store_true",
+                       help="add the balance report (every unit against every unit) to kit.pdf")
     build.set_defaults(run=run)
 
 
@@ -28,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     loaded = load_valid(args, "build")
     if loaded is None:
         return EXIT_PROBLEMS
+    if args.squads and len(loaded) > 1:
+        raise UsageError("--squads names the squads of one game: choose it with --game (or build in its project)")
     warnings = []
     steps = sum(game.kit_steps(data) for game, data in loaded)
     names = [game.id for game, _ in loaded]
@@ -37,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
             with_balance = args.balance and game.supports("balance")
             if args.balance and not with_balance:
                 err(f"{game.id}: no balance report in its kit: {game.why_not('balance')}")
-            components = game.build_kit(data, args.paper, advance, with_balance=with_balance)
+            components = game.build_kit(data, args.paper, advance, with_balance=with_balance,
+                                        squads=args.squads or ())
             warnings += [warning for component in components for warning in component.warnings]
             files = kit_files(components, game.kit_title(data), args.svg, on_render=_rendered(advance, game.id))
             target = folder.replace(game.id, files)
@@ -48,6 +60,10 @@ def run(args: argparse.Namespace) -> int:
         err(format_text(sorted_problems(warnings)))
         err(summary(warnings))
     return EXIT_OK
+
+
+def _squad_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def _rendered(advance: Callable[[str], None], game_id: str) -> Callable[[str], None]:

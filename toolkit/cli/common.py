@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from toolkit.game import Game, GameData, NotApplicable, Where
+from toolkit.loading import PROJECT_FILE
 from toolkit.problems import DuelkitError, UsageError, sorted_problems
-from toolkit.registry import discover, game_ids
+from toolkit.project import find_project
+from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
 
 if TYPE_CHECKING:
     from toolkit.output import OutputFolder
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+BUNDLED_NOTE = f"no {PROJECT_FILE} here or above: using the bundled demo games"
 
 
 def out(text: str = "") -> None:
@@ -24,6 +29,22 @@ def out(text: str = "") -> None:
 
 def err(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+def resolve_project(args: argparse.Namespace) -> None:
+    """With no DATA_DIR, a command means the project the designer stands in: the nearest folder, here or
+    above, with a `duelkit.yaml` (as git finds its repository). Outside any project `args.data_dir` stays
+    None (the bundled demo games), and a command that would use them says so on stderr."""
+    if not hasattr(args, "data_dir") or args.data_dir is not None:
+        return  # a command without a project, or a DATA_DIR given on purpose
+    try:
+        here = Path.cwd()
+    except FileNotFoundError:
+        raise UsageError("the current folder no longer exists; cd into your project") from None
+    args.data_dir = find_project(here)
+    note: str | None = getattr(args, "bundled_note", None)
+    if args.data_dir is None and note:
+        err(note)
 
 
 def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
@@ -97,14 +118,39 @@ def load_valid(args: argparse.Namespace, command: str) -> list[tuple[Game, GameD
     return loaded
 
 
-def add_output_command(commands: Any, name: str, help_text: str, subfolder: str, data_note: str = "") -> Any:
+def add_command(commands: Any, name: str, help_text: str, examples: list[str], notes: Sequence[str] = (),
+                game_notes: str | None = None) -> Any:
+    """A command whose `--help` teaches: what it does, examples to copy, and the words it accepts (the
+    games add theirs: statuses, module effect kinds, import columns)."""
+    lines = ["examples:", *(f"  {example}" for example in examples)]
+    extra = list(notes)
+    for game in games():
+        extra += [note for note in game.help_notes(game_notes or name) if note not in extra]
+    if extra:
+        lines += ["", *(textwrap.fill(note, width=100, subsequent_indent="    ") for note in extra)]
+    return commands.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".",
+                               epilog="\n".join(lines), formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_output_command(commands: Any, name: str, help_text: str, subfolder: str, examples: list[str],
+                       data_note: str = "") -> Any:
     """The commands that write files share DATA_DIR, --game, --paper and --out."""
-    command = commands.add_parser(name, help=help_text)
-    command.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                         help=f"project folder (default: the bundled databases){data_note}")
-    command.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")
-    command.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    command = add_command(commands, name, help_text, examples)
+    add_data_dir(command, data_note)
+    command.add_argument("--game", action="append", metavar="ID",
+                         help="only this game/theme, over the bundled demo games (repeatable): "
+                              + ", ".join(game_ids()))
+    command.add_argument("--paper", choices=("a4", "letter"), default="a4",
+                         help="paper size of the sheets (default: a4)")
     where = f"output/{subfolder}" if subfolder else "output"
     command.add_argument("--out", type=Path, metavar="DIR",
-                         help=f"output folder (default: DATA_DIR/{where}, or ./{where} for the bundled data)")
+                         help=f"output folder (default: the project's {where}, or ./{where} for the bundled data)")
     return command
+
+
+def add_data_dir(command: Any, data_note: str = "") -> None:
+    """DATA_DIR, optional: by default the project here or above, else the bundled demo games (said on stderr)."""
+    command.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
+                         help=f"project folder (default: the nearest folder, here or above, with a {PROJECT_FILE}; "
+                              f"outside any project, the bundled demo games){data_note}")
+    command.set_defaults(bundled_note=BUNDLED_NOTE)

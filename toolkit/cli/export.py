@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, err, load_valid, out, output_folder
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, load_valid, out, output_folder
 from toolkit.problems import sorted_problems
 from toolkit.report import format_text, summary
 
@@ -53,28 +53,33 @@ def base_url(text: str) -> str:
 
 
 def add_parser(commands: Any) -> None:
-    export = commands.add_parser("export", help="PNG per card, print-on-demand PDFs, Tabletop Simulator")
+    export = add_command(commands, "export", "PNG per card, print-on-demand PDFs, Tabletop Simulator",
+                         ["duelkit export png --dpi 150", "duelkit export pod --bleed 0.125in --cmyk",
+                          "duelkit export tts --base-url https://example.org/mygame/"])
     formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
-    png = _format(formats, "png", "one PNG per card face and back, board, mat and token")
+    png = _format(formats, "png", "one PNG per card face and back, board, mat and token",
+                  ["duelkit export png", "duelkit export png mygame --dpi 600 --bleed 0.125in"])
     png.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI, help="resolution (default 300)")
     png.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
                      help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
-    pod = _format(formats, "pod", "one print-on-demand PDF per deck, one card side per page")
+    pod = _format(formats, "pod", "one print-on-demand PDF per deck, one card side per page",
+                  ["duelkit export pod", "duelkit export pod mygame --order back-front --cmyk"])
     pod.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
                      help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
     pod.add_argument("--order", choices=("front-back", "back-front"), default="front-back",
                      help="the two sides of each card in this order (default front-back)")
     pod.add_argument("--cmyk", action="store_true",
                      help="CMYK colours (total ink at most 240%%) with a SWOP output intent")
-    tts = _format(formats, "tts", "Tabletop Simulator deck sheets, images and a saved object")
+    tts = _format(formats, "tts", "Tabletop Simulator deck sheets, images and a saved object",
+                  ["duelkit export tts", "duelkit export tts mygame --base-url https://example.org/mygame/"])
     tts.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI,
                      help="resolution (default 300; lowered where a sheet would exceed 4096 px)")
     tts.add_argument("--base-url", type=base_url, metavar="URL",
                      help="where you will upload the images (default: file: addresses of the output folder)")
 
 
-def _format(formats: Any, name: str, help_text: str) -> argparse.ArgumentParser:
-    command: argparse.ArgumentParser = formats.add_parser(name, help=help_text)
+def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> argparse.ArgumentParser:
+    command: argparse.ArgumentParser = add_command(formats, name, help_text, examples)
     command.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
                          help="project folder (default: the project here, or the bundled databases)")
     command.add_argument("--game", action="append", metavar="ID", help="only this game/theme (repeatable)")

@@ -6,21 +6,26 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, err, out
+from toolkit.cli.common import EXIT_OK, add_command, err, out
 from toolkit.game import NotApplicable
-from toolkit.registry import DEFAULT_GAME, find_game, game_ids
+from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 
 
 def add_parser(commands: Any) -> None:
-    importer = commands.add_parser("import", help="convert a one-row-per-segment CSV into unit YAML")
-    importer.add_argument("csv", type=Path, metavar="CSV")
-    importer.add_argument("--out", type=Path, required=True, metavar="DIR")
-    importer.add_argument("--theme", choices=game_ids(), default=DEFAULT_GAME)
-    importer.set_defaults(run=run)
+    importer = add_command(commands, "import", "convert a one-row-per-segment CSV into a project of unit YAML", [
+        "duelkit import units.csv --out imported && duelkit validate imported",
+        f"duelkit import units.csv --out imported --theme {game_ids()[0]}"])
+    importer.add_argument("csv", type=Path, metavar="CSV", help="the spreadsheet, saved as CSV (UTF-8)")
+    importer.add_argument("--out", type=Path, required=True, metavar="DIR",
+                          help="the project to write (a new folder, or one an earlier import wrote)")
+    importer.add_argument("--theme", choices=game_ids(),
+                          help=f"the game of the new project (default: the game of the project you stand in, "
+                               f"else {DEFAULT_GAME})")
+    importer.set_defaults(run=run, data_dir=None)  # data_dir: the project here or above, found by main()
 
 
 def run(args: argparse.Namespace) -> int:
-    game = find_game(args.theme)
+    game = find_game(args.theme or _project_game(args.data_dir))
     if not game.supports("import"):
         raise NotApplicable(game.why_not("import"))
     report = game.import_table(args.csv, args.out)
@@ -29,3 +34,11 @@ def run(args: argparse.Namespace) -> int:
     for line in report.lines:
         out(line)
     return EXIT_OK
+
+
+def _project_game(project: Path | None) -> str:
+    """The game of the project the designer stands in (a broken or absent one means the default game)."""
+    if project is None:
+        return DEFAULT_GAME
+    found, _ = discover(project)
+    return found[0][0].id if len(found) == 1 else DEFAULT_GAME

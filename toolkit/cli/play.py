@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, err, out, write_atomically
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out, write_atomically
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
 from toolkit.problems import UsageError
 from toolkit.registry import discover
@@ -17,10 +17,10 @@ PLAYER_CHOICES = "human,random"
 
 
 def add_parser(commands: Any) -> None:
-    play = commands.add_parser(
-        "play", help="play one game in the terminal (or random against random)",
-        description="Play one board game between two squads. Example: duelkit play volt-rush hydro-wall "
-                    "--players human,random --seed 7 --record game.jsonl")
+    play = add_command(commands, "play", "play one game in the terminal (or random against random)",
+                       ["duelkit play attrition-lock grid-surge",
+                        "duelkit play hydro-conductor malfunction-cascade --players random,random --seed 7 "
+                        "--record game.jsonl"])
     play.add_argument("squad_a", metavar="SQUAD_A", help="side A's squad id")
     play.add_argument("squad_b", metavar="SQUAD_B", help="side B's squad id")
     play.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",

@@ -10,7 +10,10 @@ from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_output_command, load_
 
 def add_parser(commands: Any) -> None:
     reference = add_output_command(commands, "reference", "rule reference sheets (PDF, and HTML where a "
-                                   "game has a manual)", "reference", "; its templates/ override ours")
+                                   "game has a manual)", "reference", [
+                                       "duelkit reference                  # -> output/reference/<game>/",
+                                       "duelkit reference mygame --paper letter"],
+                                   "; its templates/ override ours")
     reference.set_defaults(run=run)
 
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, err, out
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out
 from toolkit.cli.play import find_squads
 from toolkit.problems import DuelkitError, UsageError
 
@@ -15,10 +15,8 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024  # a 300-turn game is about 100 KB; anything
 
 
 def add_parser(commands: Any) -> None:
-    again = commands.add_parser(
-        "replay", help="re-check a game record and print the board",
-        description="Re-check every line of a game record written by `duelkit play --record` (or "
-                    "`simulate`). Example: duelkit replay game.jsonl --turn 12")
+    again = add_command(commands, "replay", "re-check a game record and print the board",
+                       ["duelkit replay game.jsonl", "duelkit replay game.jsonl --turn 12 --data mygame"])
     again.add_argument("file", type=Path, metavar="FILE", help="the game record (JSON lines)")
     again.add_argument("--turn", type=int, metavar="N", help="show the board at the start of turn N")
     again.add_argument("--data", type=Path, metavar="DATA_DIR", help="the data the game was played with "

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, out
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, add_data_dir, out
 from toolkit.problems import sorted_problems
 from toolkit.registry import discover
 from toolkit.report import format_json, format_text, summary
 
 
 def add_parser(commands: Any) -> None:
-    validate = commands.add_parser("validate", help="check a unit database and report every problem")
-    validate.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                          help="project folder (default: the bundled databases)")
-    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate = add_command(commands, "validate", "check a project's data and report every problem", [
+        "duelkit validate                   # the project you stand in (exit 0 valid, 1 problems)",
+        "duelkit validate mygame --format json"])
+    add_data_dir(validate)
+    validate.add_argument("--format", choices=("text", "json"), default="text",
+                          help="text (like a compiler, with the line quoted) or json (a list of objects with "
+                               "code, severity, file, line, column, message)")
     validate.set_defaults(run=run)
 
 

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.figure.analysis.balance import unplayable
-from toolkit.figure.analysis.odds import BattleNotPossible, BattleOdds, Fighter, battle_odds, spun_disks
+from toolkit.figure.analysis.odds import (
+    EFFECT_VALUE,
+    KNOCKOUT_VALUE,
+    BattleNotPossible,
+    BattleOdds,
+    PairOutcome,
+    Fighter,
+    battle_odds,
+    spun_disks,
+)
 from toolkit.figure.database import Database
-from toolkit.figure.model import Module, Unit
+from toolkit.figure.model import Color, Module, Segment, Unit
+from toolkit.figure.rules.combat import Outcome
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.theme import Theme
 from toolkit.problems import DuelkitError, UsageError
@@ -59,7 +70,9 @@ def _status(database: Database, name: str | None):
 def _unit(database: Database, unit_id: str) -> Unit:
     entry = database.units.get(unit_id)
     if entry is None:
-        raise UsageError(f"no unit '{unit_id}' in theme '{database.theme.id}'")
+        close = difflib.get_close_matches(unit_id, list(database.units), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise UsageError(f"no unit '{unit_id}' in theme '{database.theme.id}'{hint}")
     return entry.value
 
 
@@ -98,7 +111,9 @@ def setup_battle(database: Database, attacker_id: str, defender_id: str, *,
     if module_id is not None:
         entry = database.modules.get(module_id)
         if entry is None:
-            raise UsageError(f"no module '{module_id}' in theme '{database.theme.id}'")
+            close = difflib.get_close_matches(module_id, list(database.modules), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "modules: " + ", ".join(database.modules)
+            raise UsageError(f"no module '{module_id}' in theme '{database.theme.id}'; {hint}")
         extra = _module_effects(entry.value)
     for stage in (attacker_stage, defender_stage):
         if stage is not None and not 0 <= stage <= 5:
@@ -173,7 +188,123 @@ def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
         lines.append("with " + ", ".join(modifiers))
     lines.append("")
     lines += [f"  {label:<{width}}  {_pct(value)}" for label, value in rows]
+    lines += ["", *segment_table(setup, odds)]
     return "\n".join(lines)
+
+
+def _segment_label(segment: Segment) -> str:
+    value = f" {segment.damage}" if segment.damage is not None else f" {'*' * segment.stars}" if segment.stars else ""
+    return f"{segment.move} ({segment.color.letter}{value})"
+
+
+def _result_text(setup: BattleSetup, outcome: PairOutcome, move: Segment | None) -> str:
+    """What one pair of spins does, in the theme's words (`move`: the winning segment)."""
+    a, d = setup.attacker.id, setup.defender.id
+    deactivated = setup.theme.terms.deactivated.lower()
+    if outcome.consequence == "both self-hit":
+        return f"both hit themselves: both {deactivated}"
+    if outcome.consequence == "self-hit":
+        loser = d if outcome.winner is Outcome.ATTACKER else a
+        return f"{loser} hits itself: {loser} {deactivated}"
+    if outcome.winner is Outcome.DRAW:
+        return "draw"
+    winner, loser = (a, d) if outcome.winner is Outcome.ATTACKER else (d, a)
+    if outcome.consequence == "deactivate":
+        return f"{winner} wins: {loser} {deactivated}"
+    if outcome.consequence == "effect" and move is not None and move.inflicts in setup.theme.statuses:
+        return f"{winner} wins: {loser} gets {setup.theme.statuses[move.inflicts]}"
+    if outcome.consequence == "effect":
+        return f"{winner} wins: its effect on {loser}"
+    if move is not None and move.color is Color.BLUE:
+        return f"{winner} dodges"
+    return f"{winner} wins: no effect"
+
+
+def segment_table(setup: BattleSetup, odds: BattleOdds) -> list[str]:
+    """Every pair of final spins (wheel order), its chance and what it does: where the odds come from."""
+    a_disk, d_disk = spun_disks(setup.attacker_side, setup.defender_side)
+    rows = []
+    for outcome in odds.outcomes:
+        move = None
+        if outcome.attacker_segment is None or outcome.defender_segment is None:
+            left, right = "(confusion: self-hit spin)", ""
+        else:
+            a, d = a_disk[outcome.attacker_segment], d_disk[outcome.defender_segment]
+            left, right = _segment_label(a), _segment_label(d)
+            move = a if outcome.winner is Outcome.ATTACKER else d
+        rows.append((left, right, _pct(outcome.probability), _result_text(setup, outcome, move)))
+    a_width = max([len(setup.attacker.id), *(len(row[0]) for row in rows)])
+    d_width = max([len(setup.defender.id), *(len(row[1]) for row in rows)])
+    lines = ["segment by segment (each pair of spins):",
+             f"  {setup.attacker.id:<{a_width}}  {setup.defender.id:<{d_width}}  {'chance':>8}  result"]
+    lines += [f"  {left:<{a_width}}  {right:<{d_width}}  {chance}  {result}" for left, right, chance, result in rows]
+    return lines
+
+
+@dataclass(frozen=True)
+class MatchupRow:
+    """One line of `duelkit odds UNIT --vs all`: what the unit does attacking one defender."""
+
+    defender: Unit
+    knockout: Fraction  # the defender is Deactivated
+    effect: Fraction  # the unit's own Purple effect lands
+    dodge: Fraction  # the unit's Blue wins (a wash)
+    knocked_out: Fraction  # the unit is Deactivated
+
+    @property
+    def rating(self) -> Fraction:
+        """Counted as the balance rating counts consequences (one source: odds.consequence weights)."""
+        return self.knockout * KNOCKOUT_VALUE + self.effect * EFFECT_VALUE - self.knocked_out * KNOCKOUT_VALUE
+
+
+def against_all(database: Database, attacker_id: str, **options: str | int | None) -> list[MatchupRow]:
+    """The unit attacking every other playable unit, best matchup first (ties by defender id)."""
+    reasons = unplayable(database.unit_defs())
+    rows = []
+    for defender_id in sorted(database.units):
+        if defender_id == attacker_id or defender_id in reasons:
+            continue
+        setup = setup_battle(database, attacker_id, defender_id, **options)  # type: ignore[arg-type]
+        odds = compute(setup)
+        a_disk, _ = spun_disks(setup.attacker_side, setup.defender_side)
+        dodge = sum((o.probability for o in odds.outcomes if o.winner is Outcome.ATTACKER
+                     and o.attacker_segment is not None and a_disk[o.attacker_segment].color is Color.BLUE),
+                    Fraction(0))
+        rows.append(MatchupRow(setup.defender, odds.defender_deactivated, odds.attacker_effect, dodge,
+                               odds.attacker_deactivated))
+    rows.sort(key=lambda row: (-row.rating, row.defender.id))
+    return rows
+
+
+def against_all_text(database: Database, attacker_id: str, rows: list[MatchupRow]) -> str:
+    unit = database.units[attacker_id].value
+    terms = database.theme.terms
+    header = ("#", "defender", "knocks out", "effect", "dodges", f"{terms.deactivated.lower()}", "rating")
+    id_width = max([len(header[1]), *(len(row.defender.id) for row in rows)])
+    lines = [f"{unit.name} ({unit.id}) attacks each of {len(rows)} other {terms.units.lower()}, best matchup first",
+             "rating = knocks out + 1/2 x effect - " + terms.deactivated.lower() + " (as the balance report counts)",
+             "",
+             f"  {header[0]:>3}  {header[1]:<{id_width}}  {header[2]:>10}  {header[3]:>8}  {header[4]:>8}  "
+             f"{header[5]:>12}  {header[6]:>6}"]
+    for rank, row in enumerate(rows, start=1):
+        lines.append(f"  {rank:>3}  {row.defender.id:<{id_width}}  {_pct(row.knockout):>10}  {_pct(row.effect):>8}  "
+                     f"{_pct(row.dodge):>8}  {_pct(row.knocked_out):>12}  {float(row.rating):+6.2f}")
+    if rows:
+        n = len(rows)
+        mean = [sum((getattr(row, name) for row in rows), Fraction(0)) / n
+                for name in ("knockout", "effect", "dodge", "knocked_out")]
+        rating = sum((row.rating for row in rows), Fraction(0)) / n
+        lines.append(f"  {'':>3}  {'average':<{id_width}}  {_pct(mean[0]):>10}  {_pct(mean[1]):>8}  "
+                     f"{_pct(mean[2]):>8}  {_pct(mean[3]):>12}  {float(rating):+6.2f}")
+    return "\n".join(lines)
+
+
+def against_all_json(attacker_id: str, rows: list[MatchupRow]) -> str:
+    return json.dumps({"attacker": attacker_id, "defenders": [
+        {"defender": row.defender.id, "knockout": float(row.knockout), "effect": float(row.effect),
+         "dodge": float(row.dodge), "knocked_out": float(row.knocked_out), "rating": float(row.rating),
+         "exact": {"knockout": str(row.knockout), "effect": str(row.effect), "dodge": str(row.dodge),
+                   "knocked_out": str(row.knocked_out)}} for row in rows]}, indent=2, ensure_ascii=False)
 
 
 def compute(setup: BattleSetup) -> BattleOdds:

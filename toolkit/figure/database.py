@@ -20,7 +20,7 @@ from toolkit.figure.rules.board import Board, check_board
 from toolkit.figure.rules.disk import check_disk
 from toolkit.figure.rules.roster import squad_findings, upgrade_cycles
 from toolkit.figure.simulated import unsimulated_texts
-from toolkit.figure.theme import Theme, load_theme, theme_ids
+from toolkit.figure.theme import Theme, foreign_words, load_theme, named_statuses, theme_ids
 from toolkit.loading import (
     PROJECT_FILE,
     Located,
@@ -61,6 +61,9 @@ class Database:
     modules: dict[str, Located[Module]] = field(default_factory=dict)
     squads: dict[str, Located[Squad]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # ids defined in files that failed to load (squads naming them are not told they are unknown)
+    broken_units: set[str] = field(default_factory=set)
+    broken_modules: set[str] = field(default_factory=set)
 
     @property
     def has_errors(self) -> bool:
@@ -116,13 +119,17 @@ def load_database(dataset: DataSet) -> Database:
     if board is None:
         raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
     rejected: list[Rejected] = []
+    broken_units: set[str] = set()
+    broken_modules: set[str] = set()
     root = dataset.project
     unit_files = yaml_files(dataset.unit_dir, skip_dir=SQUADS_DIR, root=root, problems=problems)
-    units = load_kind(unit_files, Unit, "units", problems, rejected)
+    units = load_kind(unit_files, Unit, "units", problems, rejected, broken_units)
     squad_files = yaml_files(dataset.unit_dir / SQUADS_DIR, root=root, problems=problems)
     squads = load_kind(squad_files, Squad, "squads", problems)
-    modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems)
+    modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems,
+                        broken=broken_modules)
     database = Database(theme, board, problems=problems)
+    database.broken_units, database.broken_modules = broken_units, broken_modules
     database.units = index_by_id(units, "unit", problems)
     database.modules = index_by_id(modules, "module", problems)
     database.squads = index_by_id(squads, "squad", problems)
@@ -147,6 +154,7 @@ def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: s
             hint=finding.hint, expected=finding.expected, found=finding.found,
             severity=Severity.WARNING if finding.warning else Severity.ERROR))
     statuses = db.theme.statuses
+    found += _effect_words(db, source, data, label, disk)
     for index, segment in enumerate(disk):
         if segment.inflicts and segment.inflicts not in statuses:
             close = difflib.get_close_matches(segment.inflicts, list(statuses), n=1)
@@ -156,6 +164,34 @@ def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: s
                 hint=f"did you mean '{close[0]}'?" if close else "statuses: " + ", ".join(
                     f"{sid} ({name})" for sid, name in sorted(statuses.items())),
                 expected=", ".join(sorted(statuses)), found=segment.inflicts))
+    return found
+
+
+def _effect_words(db: Database, source: SourceFile, data: LocatedDict, label: str,
+                  disk: tuple[Segment, ...]) -> list[Problem]:
+    """Effect text that disagrees with the data: it names a status the move does not inflict (X010), or
+    uses another theme's word, as after switching a project's theme (X011). Warnings: the card prints
+    the text as written."""
+    theme = db.theme
+    found = []
+    leave_out = "or leave out `effect:` and the card words `inflicts:` in the theme's words"
+    for index, segment in enumerate(disk):
+        if not segment.effect:
+            continue
+        pos = locate(data, ("disk", index, "effect"))
+        inflicted = theme.statuses.get(segment.inflicts or "", "no status")
+        for status_id in named_statuses(segment.effect, theme.statuses):
+            if status_id != segment.inflicts:
+                found.append(source.problem(
+                    "X010", pos, f"{label}: the effect text of '{segment.move}' names {theme.statuses[status_id]}, "
+                    f"but the move inflicts {inflicted}", severity=Severity.WARNING,
+                    hint=f"set `inflicts: {status_id}` or change the text, {leave_out}"))
+        for other, meaning, word in foreign_words(segment.effect, theme):
+            own = theme.statuses.get(meaning) or getattr(theme.terms, meaning, None)
+            found.append(source.problem(
+                "X011", pos, f"{label}: the effect text of '{segment.move}' says '{word}', {other.id}'s word; "
+                f"this project's theme {theme.id} says {own}", severity=Severity.WARNING,
+                hint=f"write {own}, {leave_out}" if meaning in theme.statuses else f"write {own}"))
     return found
 
 
@@ -196,7 +232,8 @@ def _check_units(db: Database) -> None:
 
 
 def _check_squads(db: Database) -> None:
-    unit_ids, module_ids = set(db.units), set(db.modules)
+    # A unit or module whose own file has problems is not "unknown": its own problem is reported there.
+    unit_ids, module_ids = set(db.units) | db.broken_units, set(db.modules) | db.broken_modules
     for entry in db.squads.values():
         for finding in squad_findings(entry.value, unit_ids, module_ids):
             loc = (finding.field,) if finding.index is None else (finding.field, finding.index)

@@ -6,6 +6,7 @@ Heavy modules (the kit generators, reportlab) are imported inside the methods th
 
 from __future__ import annotations
 
+import difflib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from toolkit.game import (
     Where,
 )
 from toolkit.kit.component import Component
-from toolkit.paths import DEFAULT_BOARD
+from toolkit.paths import DEFAULT_BOARD, STARTERS_DIR
 from toolkit.problems import Problem, UsageError
 
 if TYPE_CHECKING:
@@ -50,6 +51,17 @@ def _database(data: GameData) -> Database:
     return data.database
 
 
+def _check_squads(database: Database, squads: tuple[str, ...]) -> None:
+    """`build --squads A,B`: one or two squads of this database."""
+    if len(squads) > 2:
+        raise UsageError(f"--squads takes one squad per side (at most 2), not {len(squads)}")
+    for squad_id in squads:
+        if squad_id not in database.squads:
+            close = difflib.get_close_matches(squad_id, list(database.squads), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else "squads: " + (", ".join(database.squads) or "none")
+            raise UsageError(f"no squad '{squad_id}' in {database.theme.id}; {hint}")
+
+
 class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
@@ -59,6 +71,22 @@ class FigureGame(Game):
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
         self.title = load_theme(theme_id).terms.game
+
+    def help_notes(self, command: str) -> list[str]:
+        from toolkit.figure.importer import REQUIRED_COLUMNS
+        from toolkit.figure.model import MODULE_EFFECT_KINDS
+
+        theme = load_theme(self.id)
+        statuses = f"statuses of {self.id}: " + ", ".join(
+            f"{sid} ({name})" for sid, name in sorted(theme.statuses.items()))
+        notes = {
+            "odds": [statuses],
+            "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
+                         + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
+            "import": ["CSV columns (one row per Data Disk segment; other columns are ignored): "
+                       + ", ".join(REQUIRED_COLUMNS)],
+        }
+        return notes.get(command, [])
 
     def found_in(self, root: Path) -> bool:
         return (root / "unit_data" / self.id).is_dir()
@@ -82,12 +110,14 @@ class FigureGame(Game):
 
         return 2 * len(GENERATORS) + 1
 
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  squads: tuple[str, ...] = ()) -> list[Component]:
         from toolkit.figure.kit.build import build_components
 
         database = _database(data)
+        _check_squads(database, squads)
         components = []
-        for component in build_components(database, paper):
+        for component in build_components(database, paper, squads):
             advance(f"{self.id}: {component.name}")
             components.append(component)
         if with_balance:
@@ -162,6 +192,9 @@ class FigureGame(Game):
     def project_folders(self) -> list[tuple[str, str]]:
         return [(f"unit_data/{self.id}", "unit_data"), (f"modules/{self.id}", "modules")]
 
+    def starter(self) -> Path | None:
+        return STARTERS_DIR / "figure"
+
     def edit_hint(self) -> str:
         return "unit_data"
 
@@ -181,10 +214,27 @@ class FigureGame(Game):
 
         return replay_record(_database(data), record, turn)
 
+    def unit_ids(self, data: GameData) -> list[str]:
+        return list(_database(data).units)
+
     def odds(self, data: GameData, request: OddsRequest) -> str:
-        from toolkit.figure.battle import compute, odds_json, odds_text, setup_battle
+        from toolkit.figure.battle import (
+            against_all,
+            against_all_json,
+            against_all_text,
+            compute,
+            odds_json,
+            odds_text,
+            setup_battle,
+        )
 
         database = _database(data)
+        if request.defender is None:
+            rows = against_all(database, request.attacker, attacker_status=request.attacker_status,
+                               defender_status=request.defender_status, attacker_stage=request.attacker_stage,
+                               defender_stage=request.defender_stage, module_id=request.module)
+            return (against_all_json(request.attacker, rows) if request.as_json
+                    else against_all_text(database, request.attacker, rows))
         setup = setup_battle(database, request.attacker, request.defender,
                              attacker_status=request.attacker_status, defender_status=request.defender_status,
                              attacker_stage=request.attacker_stage, defender_stage=request.defender_stage,

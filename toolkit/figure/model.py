@@ -37,6 +37,9 @@ class UnitClass(str, Enum):
     UX = "UX"
 
 
+Copies = Annotated[StrictInt, Field(ge=1, le=20)]  # how many of a piece the kit prints
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -150,6 +153,7 @@ class Unit(_Frozen):
     types: tuple[Slug, ...] = ()
     subroutine: Subroutine | None = None
     upgrades_to: Slug | None = None
+    copies: Copies = 1  # cards and tokens of this unit (per side, for tokens)
     disk: Annotated[tuple[Segment, ...], Field(min_length=1, max_length=24)]
 
 
@@ -221,6 +225,7 @@ class Module(_Frozen):
     name: ShortText
     text: Text
     effect: ModuleEffect
+    copies: Copies = 1  # cards of this module in each deck (one deck per side whose squad lists it)
 
 
 class Squad(_Frozen):

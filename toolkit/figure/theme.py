@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
 
-from toolkit.figure.model import Color, UnitClass
+from toolkit.figure.model import Color, Segment, UnitClass
 from toolkit.figure.rules.status import VARIANTS, StatusRule, status_rule
 from toolkit.paths import THEMES_DIR
 from toolkit.problems import DuelkitError
@@ -68,6 +70,50 @@ class Theme(BaseModel):
 
     def status(self, status_id: str) -> StatusRule:
         return status_rule(self.status_variant, status_id)
+
+    def effect_text(self, segment: Segment) -> str | None:
+        """What a card prints under a move: its own `effect:` text, or, for a move that only says what
+        it `inflicts:`, that status in this theme's words (so a project switching theme needs no edits)."""
+        if segment.effect:
+            return segment.effect
+        if segment.inflicts in self.statuses:
+            return f"The battle opponent is afflicted with {self.statuses[segment.inflicts]}."
+        return None
+
+    def vocabulary(self) -> set[str]:
+        """Every word this theme prints for a status or a game term (lowercase), to tell whose a word is."""
+        return {word.lower() for word in (*self.statuses.values(), *self.terms.model_dump().values())}
+
+
+# Game terms whose word differs between themes and that effect text is likely to use.
+EFFECT_TERMS = ("data_disk", "hangar", "wait", "module", "modules", "player", "players", "status", "statuses",
+                "schematic", "unit_class")
+
+
+def _mentions(text: str, word: str) -> bool:
+    """Whether `text` uses `word`, also inflected (Burn: Burns, Burned), case-insensitively."""
+    return re.search(r"\b" + re.escape(word) + r"(?:s|d|ed)?\b", text, re.IGNORECASE) is not None
+
+
+def named_statuses(text: str, names: Mapping[str, str]) -> list[str]:
+    """The status ids whose printed name `text` uses, in id order."""
+    return [status_id for status_id, name in sorted(names.items()) if _mentions(text, name)]
+
+
+def foreign_words(text: str, theme: Theme) -> list[tuple[Theme, str, str]]:
+    """Words of other themes that `text` uses and this theme does not: (other theme, what the word names
+    (a status id or a term), the word)."""
+    own = theme.vocabulary()
+    found = []
+    for other_id in theme_ids():
+        if other_id == theme.id:
+            continue
+        other = load_theme(other_id)
+        words = [*sorted(other.statuses.items()), *((term, getattr(other.terms, term)) for term in EFFECT_TERMS)]
+        for meaning, word in words:
+            if word.lower() not in own and _mentions(text, word) and all(word != seen for _, _, seen in found):
+                found.append((other, meaning, word))
+    return found
 
 
 def theme_ids() -> list[str]:

@@ -110,3 +110,32 @@ def _rating(i: int, unit_id: str, matrix: tuple[tuple[Matchup, ...], ...]) -> Un
                  + sum(m.p("defender_effect") for m in defending)) / battles,
         dominated_share=sum(m.p("attacker_wins") > OUTLIER_WIN for m in attacking) / n,
     )
+
+
+def _mean(ratings: list[UnitRating], name: str) -> float:
+    return sum(getattr(r, name) for r in ratings) / len(ratings) if ratings else 0.0
+
+
+def explain_outlier(rating: UnitRating, result: Balance, units: Mapping[str, Unit]) -> str:
+    """Why a unit stands out, in a designer's words: the part of its rating furthest above the database
+    (knocking out, landing effects, or rarely being knocked out), then how it compares with the units of
+    the same MP and class, the ones it is meant to be weighed against."""
+    everyone = list(result.ratings)
+    gains = {
+        "knockouts": rating.knockouts - _mean(everyone, "knockouts"),
+        "effects": EFFECT_WEIGHT * (rating.effects - _mean(everyone, "effects")),
+        "knocked_out": _mean(everyone, "knocked_out") - rating.knocked_out,
+    }
+    driver = max(gains, key=lambda name: (gains[name], name))
+    value, average = getattr(rating, driver), _mean(everyone, driver)
+    words = {"knockouts": "knocks out", "effects": "lands its effect", "knocked_out": "is knocked out only"}
+    text = f"driven by: {words[driver]} {value:.0%} of battles (database average {average:.0%})"
+    unit = units[rating.unit_id]
+    peers = [r for r in everyone if r.unit_id != rating.unit_id and r.unit_id in units
+             and units[r.unit_id].mp == unit.mp and units[r.unit_id].unit_class == unit.unit_class]
+    group = f"MP {unit.mp}, class {unit.unit_class.value}"
+    if not peers:
+        return f"{text}; no other unit has {group}"
+    others = "the other unit" if len(peers) == 1 else f"the {len(peers)} other units"
+    return (f"{text}; against {others} with {group}: rating {rating.rating:+.2f} vs "
+            f"{_mean(peers, 'rating'):+.2f}, {words[driver]} {value:.0%} vs {_mean(peers, driver):.0%}")

@@ -12,7 +12,14 @@ import math
 
 from PIL import Image as PILImage
 
-from toolkit.figure.analysis.balance import EFFECT_WEIGHT, OUTLIER_SHARE, OUTLIER_WIN, Balance, UnitRating
+from toolkit.figure.analysis.balance import (
+    EFFECT_WEIGHT,
+    OUTLIER_SHARE,
+    OUTLIER_WIN,
+    Balance,
+    UnitRating,
+    explain_outlier,
+)
 from toolkit.figure.kit.context import KitContext
 from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
@@ -116,8 +123,10 @@ def _summary_page(ctx: KitContext, result: Balance, width: float, height: float)
     if not outliers:
         page.add(Text(MARGIN, y + 9, "None: no unit dominates the database.", 7.5, "regular", INK))
     else:
+        units = ctx.db.unit_defs()
         lines = [f"{_name(ctx, r.unit_id)} ({r.unit_id}): beats {_pct(r.dominated_share)} of the database with "
-                 f"over {_pct(OUTLIER_WIN)} odds; rating {r.rating:+.2f}" for r in outliers[:MAX_LISTED]]
+                 f"over {_pct(OUTLIER_WIN)} odds; rating {r.rating:+.2f}; {explain_outlier(r, result, units)}"
+                 for r in outliers[:MAX_LISTED]]
         if len(outliers) > MAX_LISTED:
             lines.append(f"... and {len(outliers) - MAX_LISTED} more: see the 'outlier' column of balance.csv")
         fitted = fit_text("\n".join(lines), inner, height - MARGIN - (y + 6), "regular", 7.5, 5)
@@ -176,15 +185,32 @@ def build_balance(ctx: KitContext, result: Balance) -> Component:
     return component
 
 
+KEPT_COLUMNS = ("rank", "id", "name", "mp", "class")  # always written, even when every unit agrees
+
+
 def ratings_csv(ctx: KitContext, result: Balance) -> str:
+    """One row per unit, best first. A column every unit has the same value in (no effects anywhere, no
+    outlier), or that repeats an earlier one (the matrix treats both roles alike, so attack_win and
+    defend_win equal win_rating), tells a designer nothing and is left out."""
+    units = ctx.db.unit_defs()
+    header = ["rank", "id", "name", "mp", "class", "rating", "win_rating", "attack_win", "defend_win", "knockouts",
+              "knocked_out", "effects", "dominated_share", "outlier", "outlier_why"]
+    rows = []
+    for rank, r in enumerate(result.ratings, start=1):
+        unit = units.get(r.unit_id)
+        rows.append([str(rank), r.unit_id, _name(ctx, r.unit_id), str(unit.mp) if unit else "",
+                     unit.unit_class.value if unit else "", f"{r.rating:.6f}", f"{r.win_rating:.6f}",
+                     f"{r.attack_win:.6f}", f"{r.defend_win:.6f}", f"{r.knockouts:.6f}", f"{r.knocked_out:.6f}",
+                     f"{r.effects:.6f}", f"{r.dominated_share:.6f}", str(int(r.outlier)),
+                     explain_outlier(r, result, units) if r.outlier else ""])
+    columns = [[row[k] for row in rows] for k in range(len(header))]
+    keep = [k for k, name in enumerate(header) if name in KEPT_COLUMNS
+            or (len(set(columns[k])) > 1 and columns[k] not in columns[:k])]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["rank", "id", "name", "rating", "win_rating", "attack_win", "defend_win", "knockouts",
-                     "knocked_out", "effects", "dominated_share", "outlier"])
-    for rank, r in enumerate(result.ratings, start=1):
-        writer.writerow([rank, r.unit_id, _name(ctx, r.unit_id), f"{r.rating:.6f}", f"{r.win_rating:.6f}",
-                         f"{r.attack_win:.6f}", f"{r.defend_win:.6f}", f"{r.knockouts:.6f}",
-                         f"{r.knocked_out:.6f}", f"{r.effects:.6f}", f"{r.dominated_share:.6f}", int(r.outlier)])
+    writer.writerow([header[k] for k in keep])
+    for row in rows:
+        writer.writerow([row[k] for k in keep])
     return out.getvalue()
 
 

@@ -44,9 +44,9 @@ def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
     return warnings
 
 
-def build_components(database: Database, paper: str) -> Iterator[Component]:
+def build_components(database: Database, paper: str, squads: tuple[str, ...] = ()) -> Iterator[Component]:
     """Each component in print order; a generator so a caller can show progress."""
-    context = KitContext(database, paper)
+    context = KitContext(database, paper, squad_ids=squads)
     for _, generate in GENERATORS:
         yield generate(context)
 

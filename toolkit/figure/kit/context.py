@@ -17,6 +17,7 @@ class KitContext:
     paper: str  # "a4" or "letter"
     # Text cut short while laying out (R001); each generator drains it into its component's warnings.
     fits: TextFits = field(default_factory=TextFits, compare=False)
+    squad_ids: tuple[str, ...] = ()  # `build --squads A,B`: the squads of sides A and B (default: the first two)
 
     def __post_init__(self) -> None:
         self.fits.locate = self.locate
@@ -30,11 +31,23 @@ class KitContext:
         return [entry.value for _, entry in sorted(self.db.units.items())]
 
     def squads_by_side(self) -> dict[Player, Squad | None]:
-        """Side A plays the first squad (by id), side B the second (or the first again if only one)."""
-        squads = [entry.value for _, entry in sorted(self.db.squads.items())]
+        """Side A plays the first squad (by id), side B the second (or the first again if only one), unless
+        the squads were chosen (`build --squads A,B`; one id means both sides play it)."""
+        chosen = [self.db.squads[sid].value for sid in self.squad_ids]
+        squads = chosen or [entry.value for _, entry in sorted(self.db.squads.items())]
         if not squads:
             return {Player.A: None, Player.B: None}
         return {Player.A: squads[0], Player.B: squads[1] if len(squads) > 1 else squads[0]}
+
+    def module_copies(self) -> dict[str, int]:
+        """How many cards of each module the kit prints: a deck per side whose squad lists the module,
+        each with the module's `copies:`; a module no squad lists is printed once (times `copies:`)."""
+        sides = [squad for squad in self.squads_by_side().values() if squad is not None]
+        counts = {}
+        for module_id, entry in sorted(self.db.modules.items()):
+            decks = sum(module_id in squad.modules for squad in sides)
+            counts[module_id] = max(1, decks) * entry.value.copies
+        return counts
 
     def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
         """The file, line and column of a unit's or module's field (for text-fit warnings)."""

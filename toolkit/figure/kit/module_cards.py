@@ -113,10 +113,11 @@ def build_modules(ctx: KitContext) -> Component:
     terms = ctx.theme.terms
     component = Component("modules", f"{terms.game}: {terms.modules}")
     modules = [entry.value for _, entry in sorted(ctx.db.modules.items())]
+    copies = ctx.module_copies()
     fronts: list[list[Shape]] = []
     for module in modules:
         art, cut = module_front(module, terms)
-        fronts.append(art)
+        fronts += [art] * copies[module.id]
         for field_name, text in cut:
             ctx.fits.cut(data_spot(module.id, field_name), text)
         component.pieces.append((f"module-{module.id}", card_piece(art, CARD_W, CARD_H, module.name)))

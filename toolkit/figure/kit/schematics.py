@@ -195,15 +195,16 @@ def _rows(ctx: KitContext, unit: Unit, stage: int) -> tuple[list[_Row], float, i
         rows, overflowed = [], []
         for index, segment in enumerate(unit.disk):
             effect_lines: tuple[str, ...] = ()
-            if segment.effect:
-                fitted = fit_text(segment.effect, COL_MOVE[1], 100.0, "regular", effect_size, effect_size)
+            effect = ctx.theme.effect_text(segment)
+            if effect:
+                fitted = fit_text(effect, COL_MOVE[1], 100.0, "regular", effect_size, effect_size)
                 effect_lines = fitted.lines
             rows.append(row(index, effect_lines, effect_size, 1.0))
         if sum(r.height for r in rows) <= available + 1e-6:
             return rows, 1.0, 0
     # Too many segments or too much text: effect text goes, rows shrink.
     for index, segment in enumerate(unit.disk):
-        if segment.effect:
+        if ctx.theme.effect_text(segment):
             overflowed.append(index)
     scale = max(MIN_ROW_SCALE, min(1.0, available / ((ROW_BASE + ROW_PAD) * len(unit.disk))))
     fitting = int((available + 1e-6) // ((ROW_BASE + ROW_PAD) * scale))
@@ -212,7 +213,7 @@ def _rows(ctx: KitContext, unit: Unit, stage: int) -> tuple[list[_Row], float, i
     rows = [row(index, (), 0.0, scale) for index in range(shown)]
     for index in overflowed:
         if index < shown:
-            ctx.fits.cut(data_spot(unit.id, f"disk.{index}.effect"), unit.disk[index].effect or "")
+            ctx.fits.cut(data_spot(unit.id, f"disk.{index}.effect"), ctx.theme.effect_text(unit.disk[index]) or "")
     if hidden:
         ctx.fits.cut(data_spot(unit.id, "disk"), f"{len(unit.disk)} segments; {hidden} not listed")
     return rows, scale, hidden
@@ -322,7 +323,8 @@ def build_schematics(ctx: KitContext) -> Component:
     fronts = [schematic_front(ctx, unit, facts[unit.id], frame) for unit in ctx.units()]
     back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic)
     grid = card_grid(ctx.paper, WIDTH, HEIGHT)
-    component.pages = impose_cards(fronts, [back], grid, terms.schematic)
+    printed = [art for unit, art in zip(ctx.units(), fronts, strict=True) for _ in range(unit.copies)]
+    component.pages = impose_cards(printed, [back], grid, terms.schematic)
     component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))
                         for unit, art in zip(ctx.units(), fronts, strict=True)]
     component.pieces.append(("back-schematic", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))

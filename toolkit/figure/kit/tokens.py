@@ -232,7 +232,8 @@ def sections(ctx: KitContext) -> list[Section]:
     result: list[Section] = []
     for side in PLAYERS:
         heading, members, forms = side_units(ctx, side)
-        rows: list[tuple[str, tuple[Disc, ...]]] = [("", tuple(unit_token(ctx, u, side) for u in members))]
+        rows: list[tuple[str, tuple[Disc, ...]]] = [
+            ("", tuple(unit_token(ctx, u, side) for u in members for _ in range(u.copies)))]
         if forms:
             rows.append((ctx.theme.terms.upgrade, tuple(unit_token(ctx, u, side) for u in forms)))
         listed = {u.id for u in members} | {u.id for u in forms}

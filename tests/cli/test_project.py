@@ -1,0 +1,114 @@
+"""The project where you stand: with no DATA_DIR every command means the nearest `duelkit.yaml`, here or
+above (as git finds its repository); only outside any project are the bundled demo games used, and said."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from toolkit.cli import main
+from toolkit.cli.common import BUNDLED_NOTE
+from toolkit.project import find_project
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_validate_in_a_subfolder_checks_the_project_not_the_bundled_games(
+        capsys, monkeypatch, base_project: Path) -> None:
+    (base_project / "unit_data" / "broken.yaml").write_text(
+        "id: broken\nname: Broken\nclass: C\nmp: 1\ndisk:\n  - {move: Jab, color: white, size: 90, damage: 10}\n")
+    monkeypatch.chdir(base_project / "unit_data" / "squads")
+    code, out, err = run(capsys, "validate")
+    assert code == 1 and "segment sizes sum to 90" in out
+    assert out.strip().endswith("duel-protocol: 8 units, 2 modules, 1 squads: 1 error, 0 warnings")
+    assert "chimera" not in out and "sword-duel" not in out and BUNDLED_NOTE not in err
+
+
+def test_build_in_a_subfolder_writes_the_projects_kit_into_its_output(
+        capsys, monkeypatch, base_project: Path) -> None:
+    monkeypatch.chdir(base_project / "modules")
+    code, out, err = run(capsys, "build")
+    assert code == 0, err
+    assert [p.name for p in (base_project / "output").iterdir() if not p.name.startswith(".")] == ["duel-protocol"]
+    assert (base_project / "output" / "duel-protocol" / "kit.pdf").is_file()
+    assert not (base_project / "modules" / "output").exists() and "chimera" not in out
+
+
+def test_reference_and_balance_use_the_project_and_its_output(capsys, monkeypatch, base_project: Path) -> None:
+    monkeypatch.chdir(base_project / "unit_data")
+    assert run(capsys, "reference")[0] == 0
+    assert sorted(p.name for p in (base_project / "output" / "reference").iterdir()
+                  if not p.name.startswith(".")) == ["duel-protocol"]
+    code, out, _ = run(capsys, "balance")
+    assert code == 0 and "7 units, 49 matchups" in out  # the project's units, not the bundled 20
+    assert (base_project / "output" / "balance" / "duel-protocol" / "balance.csv").is_file()
+
+
+def test_odds_finds_the_projects_own_units(capsys, monkeypatch, base_project: Path) -> None:
+    monkeypatch.chdir(base_project / "unit_data")
+    code, out, err = run(capsys, "odds", "alpha", "bravo", "--json")
+    assert code == 0, err
+    assert json.loads(out)["attacker"] == "alpha"
+
+
+def test_outside_any_project_the_bundled_demo_games_are_used_and_said(capsys, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert find_project(tmp_path) is None
+    code, out, err = run(capsys, "validate")
+    assert code == 0 and "chimera:" in out and "sword-duel:" in out
+    assert err.strip() == "no duelkit.yaml here or above: using the bundled demo games"
+    code, _, err = run(capsys, "odds", "v-k4", "sq-7")
+    assert code == 0 and BUNDLED_NOTE in err
+
+
+def test_a_data_dir_given_on_purpose_wins_and_says_nothing(capsys, monkeypatch, base_project: Path,
+                                                           tmp_path: Path) -> None:
+    monkeypatch.chdir(base_project)
+    other = tmp_path / "other"
+    assert main(["new", str(other), "--theme", "chimera"]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "validate", str(other))
+    assert code == 0 and out.startswith("chimera:") and err == ""
+
+
+def test_a_broken_duelkit_yaml_above_is_reported_not_replaced_by_the_demo_games(
+        capsys, monkeypatch, base_project: Path) -> None:
+    (base_project / "duelkit.yaml").write_text("theme: duel-protocl\n")
+    monkeypatch.chdir(base_project / "unit_data")
+    code, out, _ = run(capsys, "validate")
+    assert code == 1 and "unknown theme 'duel-protocl'" in out and "did you mean 'duel-protocol'" in out
+    assert "chimera:" not in out
+
+
+def test_import_inside_a_project_starts_a_project_of_its_game(capsys, monkeypatch, tmp_path: Path) -> None:
+    assert main(["new", str(tmp_path / "chim"), "--theme", "chimera"]) == 0
+    csv_path = tmp_path / "units.csv"
+    csv_path.write_text(
+        "Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,Attack Value,"
+        "Attack Ability,is Gen 1\nSparky,2,R,Electric,None,96,Zap,White,,40,True\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "chim")
+    assert main(["import", str(csv_path), "--out", str(tmp_path / "imported")]) == 0
+    assert "theme: chimera" in (tmp_path / "imported" / "duelkit.yaml").read_text()
+
+
+def test_new_makes_folders_with_the_designers_usual_permissions(capsys, tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        assert main(["new", str(tmp_path / "mygame")]) == 0
+    finally:
+        os.umask(old)
+    for folder in (tmp_path / "mygame", tmp_path / "mygame" / "unit_data", tmp_path / "mygame" / "output"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o755, folder
+
+
+@pytest.mark.parametrize("where", ["", "unit_data", "unit_data/squads"])
+def test_find_project_walks_up_like_git(base_project: Path, where: str) -> None:
+    assert find_project(base_project / where) == base_project.resolve()
