@@ -111,9 +111,9 @@ def test_type_damage_aura_others_only_and_stronger_when_adjacent():
     g = game(a={"a1": unit("a1", types=["volt"]), "a2": pylon, "a3": unit("a3", types=["volt"])})
     state = at(g, {"a1": "r2c0", "a2": "r0c1", "a3": "r0c2", "b1": "r0c0"})
     b1 = slot(state, "b1")
-    assert state._subroutine_damage(slot(state, "a1"), b1) == 10  # on the field, not adjacent
-    assert state._subroutine_damage(slot(state, "a3"), b1) == 30  # adjacent to the pylon
-    assert state._subroutine_damage(slot(state, "a2"), b1) == 0  # "other" units only
+    assert state._subroutine_damage(slot(state, "a1")) == 10  # on the field, not adjacent
+    assert state._subroutine_damage(slot(state, "a3")) == 30  # adjacent to the pylon
+    assert state._subroutine_damage(slot(state, "a2")) == 0  # "other" units only
     state.apply(Action(MOVE, slot(state, "a1"), node(state, "r1c0")))
     state.apply(Action(ATTACK, slot(state, "a1"), b1))
     assert state._spin_table().segments[WHITE].damage == 60

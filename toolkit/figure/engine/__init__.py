@@ -35,6 +35,6 @@ from toolkit.figure.engine.setup import SetupError, build_game, new_game
 from toolkit.figure.engine.state import CHANCE, DRAW, TERMINAL, A, B, GameOutcome, GameState
 
 __all__ = [
-    "A", "B", "CHANCE", "DRAW", "RULES_DEFAULT", "RULINGS", "TERMINAL", "Action", "GameOutcome", "GameState",
+    "CHANCE", "DRAW", "RULES_DEFAULT", "RULINGS", "TERMINAL", "A", "Action", "B", "GameOutcome", "GameState",
     "IllegalAction", "Rules", "SetupError", "build_game", "new_game",
 ]

@@ -200,6 +200,12 @@ def parse_record(text: str) -> Record:
     if not rows:
         raise RecordError("the record is empty")
     number, header = rows[0]
+    _check_header(number, header)
+    return Record(header, rows[1:])
+
+
+def _check_header(number: int, header: dict[str, Any]) -> None:
+    """RecordError unless the header names a record of this version, its theme, squads, rules and first player."""
     if header.get("record") != RECORD_KIND:
         raise RecordError(f"line {number}: not a duelkit game record (the header lacks \"record\": \"{RECORD_KIND}\")")
     if header.get("version") != RECORD_VERSION:
@@ -213,7 +219,6 @@ def parse_record(text: str) -> Record:
         raise RecordError(f"line {number}: 'squads' names two squads")
     if header.get("first") not in SIDE_NAMES:
         raise RecordError(f"line {number}: 'first' is \"A\" or \"B\"")
-    return Record(header, rows[1:])
 
 
 def record_rules(record: Record) -> Rules:
@@ -273,33 +278,42 @@ def _replay_line(state: GameState, row: dict[str, Any]) -> str | None:
     if state.is_terminal():
         return "the game was already over"
     if "spin" in row:
-        spin = row["spin"]
-        if state.current_player != CHANCE:
-            return f"a spin is recorded but player {SIDE_NAMES[state.current_player]} is to act"
-        if not isinstance(spin, dict) or type(spin.get("segment")) is not int:
-            return "a spin line needs a whole-number 'segment'"
-        reason, slot = state.spin  # type: ignore[misc]
-        if spin.get("unit") != state.game.slots[slot].label:
-            return (f"the spin is recorded for {safe(repr(spin.get('unit')), 60)} but "
-                    f"{state.game.slots[slot].label} spins here")
-        try:
-            state.apply(spin["segment"])
-        except IllegalAction:
-            return f"segment {spin['segment']} is not an outcome of this spin"
-        return None
+        return _replay_spin(state, row["spin"])
     if "action" in row:
-        player = row.get("player")
-        if state.current_player == CHANCE:
-            return "an action is recorded but a spin is due"
-        if player != SIDE_NAMES[state.current_player]:
-            return f"the action is recorded for player {safe(repr(player), 20)} but " \
-                   f"{SIDE_NAMES[state.current_player]} is to act"
-        try:
-            action = action_from_json(state, row["action"])
-            state.apply(action)
-        except RecordError as exc:
-            return str(exc)
-        except IllegalAction:
-            return f"{safe(json.dumps(row['action']), 200)} is not a legal action here"
-        return None
+        return _replay_action(state, row)
     return "the line is neither an action, a spin nor the result"
+
+
+def _replay_spin(state: GameState, spin: object) -> str | None:
+    """Apply a recorded chance outcome; what is wrong with it, if anything."""
+    if state.current_player != CHANCE:
+        return f"a spin is recorded but player {SIDE_NAMES[state.current_player]} is to act"
+    if not isinstance(spin, dict) or type(spin.get("segment")) is not int:
+        return "a spin line needs a whole-number 'segment'"
+    _, slot = state.spin  # type: ignore[misc]
+    if spin.get("unit") != state.game.slots[slot].label:
+        return (f"the spin is recorded for {safe(repr(spin.get('unit')), 60)} but "
+                f"{state.game.slots[slot].label} spins here")
+    try:
+        state.apply(spin["segment"])
+    except IllegalAction:
+        return f"segment {spin['segment']} is not an outcome of this spin"
+    return None
+
+
+def _replay_action(state: GameState, row: dict[str, Any]) -> str | None:
+    """Apply a recorded player action; what is wrong with it, if anything."""
+    player = row.get("player")
+    if state.current_player == CHANCE:
+        return "an action is recorded but a spin is due"
+    if player != SIDE_NAMES[state.current_player]:
+        return f"the action is recorded for player {safe(repr(player), 20)} but " \
+               f"{SIDE_NAMES[state.current_player]} is to act"
+    try:
+        action = action_from_json(state, row["action"])
+        state.apply(action)
+    except RecordError as exc:
+        return str(exc)
+    except IllegalAction:
+        return f"{safe(json.dumps(row['action']), 200)} is not a legal action here"
+    return None

@@ -71,9 +71,7 @@ def render_grid(state: GameState) -> list[str]:
     cols = max(c for _, c in where.values()) + 1
     width = cols * CELL
     canvas = [[" "] * width for _ in range(rows * 2 - 1)]
-    cell_of = {}
     for node, (r, c) in where.items():
-        cell_of[(r, c)] = node
         occupant = state.occ[node]
         name = game.node_names[node]
         meta = game.board.nodes[name]
@@ -88,6 +86,17 @@ def render_grid(state: GameState) -> list[str]:
         start = c * CELL + (CELL - len(text)) // 2 - 1
         for k, ch in enumerate(text):
             canvas[r * 2][start + k] = ch
+    _draw_routes(canvas, game, where)
+    labels = [f"r{r}" for r in range(rows)]
+    lines = []
+    for y, row in enumerate(canvas):
+        prefix = f"{labels[y // 2]:>3} " if y % 2 == 0 else "    "
+        lines.append((prefix + "".join(row)).rstrip())
+    return lines
+
+
+def _draw_routes(canvas: list[list[str]], game: Game, where: dict[int, tuple[int, int]]) -> None:
+    """Each route between two placed nodes: dashes along a row, bars down a column, a slash on a diagonal."""
     for a, near in enumerate(game.adj):
         for b in near:
             if b <= a:
@@ -107,12 +116,6 @@ def render_grid(state: GameState) -> list[str]:
                 x = (ca + cb) * CELL // 2 + CELL // 2 - 1
                 down_right = (rb - ra) * (cb - ca) > 0
                 canvas[y][x] = "\\" if down_right else "/"
-    labels = [f"r{r}" for r in range(rows)]
-    lines = []
-    for y, row in enumerate(canvas):
-        prefix = f"{labels[y // 2]:>3} " if y % 2 == 0 else "    "
-        lines.append((prefix + "".join(row)).rstrip())
-    return lines
 
 
 def render_board(state: GameState) -> str:

@@ -31,7 +31,15 @@ from toolkit.figure.engine.actions import (
     IllegalAction,
 )
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Game, SpinTable
-from toolkit.figure.model import Color
+from toolkit.figure.model import (
+    BoardEffect,
+    Color,
+    MoveAllyEffect,
+    MoveSelfEffect,
+    PushOpponentEffect,
+    Segment,
+    SwapWithOpponentEffect,
+)
 from toolkit.figure.rules.combat import Outcome, resolve
 from toolkit.figure.rules.roster import SQUAD_UNITS
 
@@ -210,7 +218,7 @@ class GameState:
             legal = self._legal = self._compute_legal()
         return legal
 
-    def apply(self, action: Action | int) -> None:
+    def apply(self, action: Action | int) -> None:  # noqa: C901  - one flat branch per action kind, the hot path
         """Play an action (or, at a chance node, an outcome). Illegal: IllegalAction, nothing changes."""
         phase = self.phase
         if phase == OVER:
@@ -368,7 +376,7 @@ class GameState:
             moved = self.moved
             return [Action(ATTACK, moved, enemy) for enemy in self.adjacent_enemies(moved)] + [PASS_ACTION]
         if phase == RESPIN_PHASE:
-            return [PASS_ACTION] + self._respin_actions()
+            return [PASS_ACTION, *self._respin_actions()]
         if phase == UPGRADE_PHASE:
             return [PASS_ACTION, Action(UPGRADE, self.pending)]
         if phase == CHOICE_PHASE:
@@ -745,19 +753,19 @@ class GameState:
     def _spin_table(self) -> SpinTable:
         reason, slot = self.spin  # type: ignore[misc]
         if reason in (SPIN_CONFUSION, SPIN_BATTLE):
-            att, dfn = self.battle[0], self.battle[1]  # type: ignore[index]
-            return self._battle_table(slot, dfn if slot == att else att)
+            return self._battle_table(slot)
         return self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
 
-    def _battle_table(self, slot: int, opponent: int) -> SpinTable:
+    def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
         dmg_slot, dmg, star_slot, stars, _, _ = self.tfx
-        damage = (dmg if dmg_slot == slot else 0) + self._subroutine_damage(slot, opponent)
+        damage = (dmg if dmg_slot == slot else 0) + self._subroutine_damage(slot)
         return self.game.spin_table(slot, self.form[slot], self.status[slot], damage,
                                     stars if star_slot == slot else 0, self.segmod[slot])
 
-    def _subroutine_damage(self, slot: int, opponent: int) -> int:
-        """Damage auras of own field units (type_damage_bonus), for this unit in this battle."""
+    def _subroutine_damage(self, slot: int) -> int:
+        """Damage auras of own field units (type_damage_bonus) on this unit: they depend on the unit's types and
+        place, never on the opponent (the spin-table cache is keyed without it)."""
         auras = self.game.auras[slot // SQUAD_UNITS]
         if not auras:
             return 0
@@ -871,15 +879,15 @@ class GameState:
                 self.segmod[slot] = tuple(mods)
             self._next_queued()
 
-    def _segment(self, slot: int, opponent: int, index: int):
+    def _segment(self, slot: int, index: int) -> Segment:
         if index == MISS:
             return self.game.miss_segment
-        return self._battle_table(slot, opponent).segments[index]
+        return self._battle_table(slot).segments[index]
 
     def _resolve_battle(self) -> None:
         """Table 2.1 through `toolkit.figure.rules.combat.resolve`, then what the winning colour does."""
         att, dfn, aseg, dseg, _ = self.battle  # type: ignore[misc]
-        a_seg, d_seg = self._segment(att, dfn, aseg), self._segment(dfn, att, dseg)
+        a_seg, d_seg = self._segment(att, aseg), self._segment(dfn, dseg)
         winner = resolve(a_seg, d_seg)
         if effects.cured_when_attacked(self.status_rule(dfn)):
             self.status[dfn] = 0  # 'the effect is cured if the unit is attacked' (after counting as a Miss)
@@ -892,7 +900,7 @@ class GameState:
         else:
             self._end_turn()
 
-    def _winning_move(self, winner: int, loser: int, segment) -> None:
+    def _winning_move(self, winner: int, loser: int, segment: Segment) -> None:
         color = segment.color
         if color in effects.DAMAGE_COLORS:
             self._deactivate(loser)
@@ -914,31 +922,40 @@ class GameState:
     def _immovable(self, slot: int) -> bool:
         return self.game.sub_kinds[slot][self.form[slot]] == "immovable"
 
-    def _board_effect(self, effect, winner: int, loser: int) -> None:
+    def _board_effect(self, effect: BoardEffect, winner: int, loser: int) -> None:
         """A winning Purple move that moves units: swap at once, or offer the winner's owner the choices."""
-        game = self.game
         side = winner // SQUAD_UNITS
-        free = game.full_mask & ~(self.masks[0] | self.masks[1])
-        options: list[tuple[int, int]] = []
-        optional = False
-        kind = effect.kind
-        if kind == "swap_with_opponent":
+        if isinstance(effect, SwapWithOpponentEffect):
             if self.pos[loser] >= 0 and not self._immovable(loser):
                 a, b = self.pos[winner], self.pos[loser]
                 self._put(winner, b)
                 self._put(loser, a)
-                if game.rules.surround_after == "any_position_change":
+                if self.game.rules.surround_after == "any_position_change":
                     self._after_placement(side)
                 else:
                     self._goal_by_placement(side)
             self._end_turn()
             return
-        if kind == "push_opponent":
+        options = self._placement_options(effect, winner, loser)
+        if not options:
+            self._end_turn()
+            return
+        self.pending = (tuple(sorted(options)), isinstance(effect, MoveAllyEffect))  # moving an ally is optional
+        self.decider = side
+        self.phase = CHOICE_PHASE
+
+    def _placement_options(self, effect: PushOpponentEffect | MoveSelfEffect | MoveAllyEffect, winner: int,
+                           loser: int) -> list[tuple[int, int]]:
+        """(unit, free node) pairs a push, a move of the winner or a move of an ally may choose from."""
+        game = self.game
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        options: list[tuple[int, int]] = []
+        if isinstance(effect, PushOpponentEffect):
             targets = self.adjacent_enemies(winner) if effect.any_adjacent else [loser]
             for target in targets:
                 if self.pos[target] >= 0 and not self._immovable(target):
                     options += [(target, n) for n in _bits(game.nbr_mask[self.pos[target]] & free)]
-        elif kind == "move_self":
+        elif isinstance(effect, MoveSelfEffect):
             if effect.beside_opponent:
                 if self.pos[loser] >= 0:
                     options = [(winner, n) for n in _bits(game.nbr_mask[self.pos[loser]] & free)]
@@ -948,20 +965,14 @@ class GameState:
                 if effect.exact:
                     found &= ~game.reach_mask(start, effect.steps - 1, free)
                 options = [(winner, n) for n in _bits(found)]
-        elif kind == "move_ally":
-            optional = True
-            for ally in self.units_of(side):
+        else:
+            for ally in self.units_of(winner // SQUAD_UNITS):
                 if ally == winner or self.pos[ally] < 0:
                     continue
                 if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
                     continue
                 options += [(ally, n) for n in _bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
-        if not options:
-            self._end_turn()
-            return
-        self.pending = (tuple(sorted(options)), optional)
-        self.decider = side
-        self.phase = CHOICE_PHASE
+        return options
 
     def _upgrade_offered(self, slot: int) -> bool:
         return (self.game.rules.upgrade_offer != "never" and self.pos[slot] >= 0
