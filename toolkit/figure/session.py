@@ -87,7 +87,8 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
 
 
 def _ask(state: GameState, choose: Choose) -> Action:
-    legal = state.legal_actions()
+    # a player acts here, so every legal action is an Action (chance outcomes are ints); the filter tells mypy
+    legal = [action for action in state.legal_actions() if isinstance(action, Action)]
     lines = ["", render_board(state), "", f"turn {state.turn + 1}, player {SIDE_NAMES[state.current_player]} to act:"]
     return legal[choose(lines, [describe_action(state, action) for action in legal])]
 

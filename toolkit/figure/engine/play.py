@@ -22,7 +22,9 @@ def sample_outcome(state: GameState, rng: random.Random) -> int:
 def random_player(state: GameState, rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     legal = state.legal_actions()
-    return legal[rng.randrange(len(legal))]
+    action = legal[rng.randrange(len(legal))]
+    assert isinstance(action, Action), "players are asked only when a player acts, not at a chance node"
+    return action
 
 
 def play_out(state: GameState, players: tuple[Player, Player], rng: random.Random,

@@ -9,6 +9,7 @@ final state hash. Units are named by their slot label ("A:sq-7"), nodes by name,
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,14 +98,14 @@ def action_from_json(state: GameState, data: Any) -> Action:
     return Action(MODULE, _module_index(game, side, data.get("module")), slots[0], slots[1])
 
 
-def _labeller(game: Game):
+def _labeller(game: Game) -> Callable[[int], str]:
     return lambda slot: game.slots[slot].label
 
 
-def _slot_finder(game: Game):
+def _slot_finder(game: Game) -> Callable[[object], int]:
     labels = {slot.label: slot.index for slot in game.slots}
 
-    def find(label: Any) -> int:
+    def find(label: object) -> int:
         if not isinstance(label, str) or label not in labels:
             raise RecordError(f"no unit {safe(repr(label), 60)} in this game")
         return labels[label]

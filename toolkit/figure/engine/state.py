@@ -13,7 +13,7 @@ import itertools
 import json
 from array import array
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, TypeAlias, cast
 
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, WAIT_TURNS
 from toolkit.figure.engine import effects
@@ -30,9 +30,11 @@ from toolkit.figure.engine.actions import (
     Action,
     IllegalAction,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Game, SpinTable
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable
 from toolkit.figure.model import (
     BoardEffect,
+    ClearAdjacentStatusEffect,
+    ClearHangarWaitEffect,
     Color,
     MoveAllyEffect,
     MoveSelfEffect,
@@ -42,6 +44,7 @@ from toolkit.figure.model import (
 )
 from toolkit.figure.rules.combat import Outcome, resolve
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.rules.status import StatusRule
 
 A, B, CHANCE, TERMINAL = 0, 1, -1, -2
 DRAW = -1  # the winner of a drawn game
@@ -60,6 +63,11 @@ MISS = -1  # a battle "segment" for a unit that cannot take part: it counts as a
 NO_TURN_FX = (-1, 0, -1, 0, -1, 0)
 PASS_ACTION = Action(PASS)
 DIGEST_MASK = (1 << 64) - 1  # damage slot, damage, star slot, stars, move-through slot, extra MP
+
+
+# What a decision waits on: the slot that may upgrade (UPGRADE_PHASE), or a board effect's (unit, node) options
+# and whether passing is allowed (CHOICE_PHASE); None otherwise.
+Pending: TypeAlias = int | tuple[tuple[tuple[int, int], ...], bool] | None
 
 
 class GameOutcome(NamedTuple):
@@ -99,12 +107,12 @@ class GameState:
     spin: tuple[int, int] | None
     queue: tuple[int, ...]
     decider: int
-    pending: Any
+    pending: Pending
     result: tuple[int, str] | None
     seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
-    history: dict[tuple, int]
+    history: dict[tuple[int, ...], int]  # position_key() -> times seen
     _shared: bool
-    _legal: list | None
+    _legal: list[Action] | list[int] | None
 
     @classmethod
     def initial(cls, game: Game, first: int) -> GameState:
@@ -211,7 +219,7 @@ class GameState:
             return []
         return list(self._spin_table().outcomes)
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action] | list[int]:
         """Sorted legal actions of the player to move; at a chance node, the possible outcomes."""
         legal = self._legal
         if legal is None:
@@ -286,16 +294,16 @@ class GameState:
 
     # ---- derived facts ----------------------------------------------------------------------
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[object, ...]:
         return tuple(_tuplify(getattr(self, name)) for name in _FIELDS)
 
-    def status_rule(self, slot: int):
+    def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
 
     def units_of(self, side: int) -> range:
         return range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS)
 
-    def form_of(self, slot: int):
+    def form_of(self, slot: int) -> Form:
         return self.game.slots[slot].forms[self.form[slot]]
 
     def effective_mp(self, slot: int) -> int:
@@ -366,22 +374,27 @@ class GameState:
 
     # ---- legal actions ------------------------------------------------------------------------
 
-    def _compute_legal(self) -> list:
+    def _compute_legal(self) -> list[Action] | list[int]:
+        if self.phase == SPIN:
+            return list(range(len(self._spin_table().segments)))
+        return self._decisions()
+
+    def _decisions(self) -> list[Action]:
+        """The actions of the player to act (not at a chance node)."""
         phase = self.phase
         if phase == OVER:
             return []
-        if phase == SPIN:
-            return list(range(len(self._spin_table().segments)))
         if phase == BATTLE:
             moved = self.moved
             return [Action(ATTACK, moved, enemy) for enemy in self.adjacent_enemies(moved)] + [PASS_ACTION]
         if phase == RESPIN_PHASE:
             return [PASS_ACTION, *self._respin_actions()]
         if phase == UPGRADE_PHASE:
+            assert isinstance(self.pending, int)  # the slot that may upgrade
             return [PASS_ACTION, Action(UPGRADE, self.pending)]
         if phase == CHOICE_PHASE:
             return self._choice_actions()
-        actions: list = []
+        actions: list[Action] = []
         if phase == START:
             actions += self._module_actions()
         if phase <= SUB:
@@ -392,7 +405,7 @@ class GameState:
             actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
         return actions
 
-    def _move_actions(self) -> list:
+    def _move_actions(self) -> list[Action]:
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn)."""
         side = self.player
         game = self.game
@@ -405,8 +418,8 @@ class GameState:
         min_mp = game.rules.min_mp
         through = self.tfx[4]
         reach = game.reach_mask
-        actions: list = []
-        wakes = []
+        actions: list[Action] = []
+        wakes: list[Action] = []
         for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
             where = pos[slot]
             if where == HANGAR:
@@ -435,13 +448,13 @@ class GameState:
                 actions += game.moves_to(slot, found)
         return actions + wakes if wakes else actions
 
-    def _module_actions(self) -> list:
+    def _module_actions(self) -> list[Action]:
         side = self.player
         kinds = self.game.module_kinds[side]
         used = self.used[side]
         if used == (1 << len(kinds)) - 1:
             return []
-        actions = []
+        actions: list[Action] = []
         pos = self.pos
         units = self.units_of(side)
         field = [s for s in units if pos[s] >= 0]
@@ -461,12 +474,12 @@ class GameState:
             # respin is played during a battle (RESPIN), not in the module phase
         return actions
 
-    def _subroutine_actions(self) -> list:
+    def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
         clear a Hangar unit's Wait."""
         game = self.game
         side = self.player
-        actions = []
+        actions: list[Action] = []
         pos = self.pos
         for slot in self.units_of(side):
             if not game.activated[slot] or pos[slot] < 0 or self.subs >> slot & 1:
@@ -481,12 +494,13 @@ class GameState:
                             if pos[s] == HANGAR and self.wait[s] > 0]
         return actions
 
-    def _choice_actions(self) -> list:
+    def _choice_actions(self) -> list[Action]:
+        assert isinstance(self.pending, tuple)  # (the (unit, node) options, whether passing is allowed)
         options, optional = self.pending
         choices = [Action(CHOOSE, s, n) for s, n in options]
         return [PASS_ACTION, *choices] if optional else choices
 
-    def _respin_actions(self) -> list:
+    def _respin_actions(self) -> list[Action]:
         side = self.decider
         att, dfn = self.battle[0], self.battle[1]  # type: ignore[index]
         slot = att if side == att // SQUAD_UNITS else dfn
@@ -527,7 +541,7 @@ class GameState:
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
-        legal = self._compute_legal()
+        legal = self._decisions()  # phase START: a player acts
         if rules.lockout != "off" and not any(a[0] == MOVE or a[0] == WAKE for a in legal):
             self._finish(1 - player, LOCKOUT)
             return
@@ -720,6 +734,7 @@ class GameState:
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot
         effect = self.game.slots[slot].forms[self.form[slot]].sub
+        assert isinstance(effect, ClearAdjacentStatusEffect | ClearHangarWaitEffect)  # only these are activated
         if effect.kind == "clear_adjacent_status":
             self.status[target] = 0
             self.counter[target] = 0
@@ -996,7 +1011,8 @@ def _bits(mask: int) -> list[int]:
     return found
 
 
-def _tuplify(value: Any) -> Any:
+def _tuplify(value: object) -> object:
+    """Lists (JSON's arrays) and tuples as tuples all the way down: hashable, and the same either way."""
     if isinstance(value, list | tuple):
         return tuple(_tuplify(v) for v in value)
     return value
