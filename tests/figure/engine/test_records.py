@@ -16,6 +16,7 @@ from toolkit.figure.engine import GameState, build_game
 from toolkit.figure.engine.play import play_out, random_player
 from toolkit.figure.engine.record import Recorder, RecordError, make_header, parse_record, replay
 from toolkit.figure.engine.render_text import render_board
+from toolkit.players import PLAYERS, Player
 
 RECORDS = Path(__file__).parents[2] / "fixtures" / "records"
 # Golden records: replaying each must reach exactly this state (the engine's behaviour is pinned).
@@ -36,7 +37,7 @@ def databases():
 def recorded_game(databases, theme: str, seed: int) -> str:
     game = build_game(*MATCHES[theme], databases[theme])
     rng = random.Random(seed)
-    first = rng.randrange(2)
+    first = PLAYERS[rng.randrange(2)]
     recorder = Recorder(make_header(game, data=None, seed=seed, players=["random", "random"], first=first))
     state = play_out(GameState.initial(game, first), (random_player, random_player), rng, recorder.on_step)
     recorder.finish(state)
@@ -93,7 +94,7 @@ def test_bad_records_are_located_errors(text, message):
 
 def test_text_board_shows_units_zones_and_statuses(databases):
     game = build_game(*MATCHES["chimera"], databases["chimera"])
-    state = GameState.initial(game, 0)
+    state = GameState.initial(game, Player.A)
     board = render_board(state)
     assert "Ga" in board
     assert "Eb" in board

@@ -7,9 +7,10 @@ from fractions import Fraction
 import pytest
 
 from tests.figure.engine.kit import BLUE, GOLD, PURPLE, RED, WHITE, at, disk, game, module, node, slot, unit, where
-from toolkit.figure.engine import CHANCE, DRAW, A, Action, B, IllegalAction, Rules
+from toolkit.figure.engine import CHANCE, A, Action, B, IllegalAction, Rules
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, PASS, RESPIN, UPGRADE, WAKE
 from toolkit.figure.engine.state import GameState
+from toolkit.players import Player
 
 
 def move(state: GameState, name: str, to: str) -> None:
@@ -30,7 +31,7 @@ def moves_of(state: GameState, name: str) -> set[str]:
 
 def test_first_player_first_move_has_one_mp_less_and_deploy_leftover_continues():
     g = game(a={"a1": unit("a1", mp=3)}, b={"b1": unit("b1", mp=3)})
-    state = GameState.initial(g, A)
+    state = GameState.initial(g, Player.A)
     # 3 MP - 1 (first move) = 2: deploy (1) + one step from either entry
     assert moves_of(state, "a1") == {"r4c0", "r4c1", "r3c0", "i2c0", "r4c6", "r4c5", "r3c6", "i2c2"}
     move(state, "a1", "r4c1")
@@ -43,7 +44,7 @@ def test_first_player_first_move_has_one_mp_less_and_deploy_leftover_continues()
 
 def test_a_one_mp_unit_can_still_deploy_on_the_first_turn():
     g = game(a={"a1": unit("a1", mp=1)})
-    state = GameState.initial(g, A)
+    state = GameState.initial(g, Player.A)
     assert moves_of(state, "a1") == {"r4c0", "r4c6"}
 
 
@@ -68,7 +69,7 @@ def test_goal_capture_by_own_move_wins_at_once():
     state = at(g, {"a1": "r0c5"})
     move(state, "a1", "r0c3")
     assert state.is_terminal()
-    assert state.outcome() == (A, "goal_capture")
+    assert state.outcome() == (Player.A, "goal_capture")
     assert state.current_player == -2
 
 
@@ -120,7 +121,7 @@ def test_moving_into_a_surround_loses_the_mover():
 
 def test_repair_bay_pushes_out_the_oldest_with_wait_one():
     g = game(b={"b1": unit("b1", disk=[{"move": "Smash", "color": "white", "size": 96, "damage": 200}])})
-    state = at(g, {"a1": "bay", "a2": "bay", "a3": "r2c0", "b1": "r0c0"}, to_move=B)
+    state = at(g, {"a1": "bay", "a2": "bay", "a3": "r2c0", "b1": "r0c0"}, to_move=Player.B)
     assert state.bay[A] == (slot(state, "a1"), slot(state, "a2"))
     move(state, "b1", "r1c0")
     attack(state, "b1", "a3")
@@ -140,10 +141,10 @@ def test_repair_bay_pushes_out_the_oldest_with_wait_one():
 
 def test_wait_counts_only_the_owners_turns_by_default():
     g = game()
-    state = at(g, {"a1": "hangar"}, waits={"a1": 1}, to_move=B)
+    state = at(g, {"a1": "hangar"}, waits={"a1": 1}, to_move=Player.B)
     move(state, "b1", "r0c0")  # B's turn: A's Wait does not count down
     assert state.wait[slot(state, "a1")] == 1
-    variant = at(game(rules=Rules(wait_counts="all_turns")), {"a1": "hangar"}, waits={"a1": 1}, to_move=B)
+    variant = at(game(rules=Rules(wait_counts="all_turns")), {"a1": "hangar"}, waits={"a1": 1}, to_move=Player.B)
     move(variant, "b1", "r0c0")
     assert variant.wait[slot(variant, "a1")] == 0
 
@@ -153,7 +154,7 @@ def test_system_lockout_at_the_start_of_the_turn():
     places = {f"a{i}": "bay" if i <= 2 else "hangar" for i in range(1, 7)} | {"b1": "r4c0", "b2": "r4c6"}
     state = at(g, places, waits={"a3": 0})
     assert state.is_terminal()
-    assert state.outcome() == (B, "lockout")
+    assert state.outcome() == (Player.B, "lockout")
     off = at(game(rules=Rules(lockout="off")), places)
     assert not off.is_terminal()
     assert off.legal_actions() == [Action(PASS)]
@@ -459,7 +460,7 @@ def test_module_swap_does_not_capture_the_goal_by_default():
     assert not state.is_terminal()
     variant = at(modules_game(swap, rules=Rules(goal_capture_by="any_placement")), places)
     variant.apply(Action(MODULE, 0, slot(variant, "a1"), slot(variant, "a2")))
-    assert variant.outcome() == (A, "goal_capture")
+    assert variant.outcome() == (Player.A, "goal_capture")
 
 
 def test_module_move_through():
@@ -499,10 +500,10 @@ def test_module_extra_mp():
 
 def test_turn_limit_is_a_draw_with_its_reason():
     g = game(rules=Rules(turn_limit=2))
-    state = GameState.initial(g, A)
+    state = GameState.initial(g, Player.A)
     move(state, "a1", "r4c0")
     move(state, "b1", "r0c0")
-    assert state.outcome() == (DRAW, "turn_limit")
+    assert state.outcome() == (None, "turn_limit")  # a draw
 
 
 def test_threefold_repetition_is_a_draw():
@@ -513,4 +514,4 @@ def test_threefold_repetition_is_a_draw():
         move(state, "b1", "r1c6")
         move(state, "a1", "r2c0")
         move(state, "b1", "r2c6")
-    assert state.outcome() == (DRAW, "repetition")
+    assert state.outcome() == (None, "repetition")  # a draw

@@ -20,6 +20,7 @@ from toolkit.figure.engine.rules import RULINGS
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, data_hash
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.players import PLAYERS
 
 GAMES = int(os.environ.get("DUELKIT_SELFPLAY_GAMES", "20"))
 # clone and serialise round trips on every third step of a short run; a long run samples them more thinly
@@ -121,7 +122,7 @@ def test_random_games_keep_every_invariant(databases):
         game = games.get((theme, rules)) or build_game(a, b, databases[theme], rules)
         games[(theme, rules)] = game
         rng = random.Random(seed)
-        state = play_checked(GameState.initial(game, rng.randrange(2)), rng, DEEP_CHECK_EVERY)
+        state = play_checked(GameState.initial(game, PLAYERS[rng.randrange(2)]), rng, DEEP_CHECK_EVERY)
         reasons[state.outcome().reason] = reasons.get(state.outcome().reason, 0) + 1
         del key
     assert sum(reasons.values()) == GAMES

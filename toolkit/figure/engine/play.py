@@ -9,7 +9,8 @@ from collections.abc import Callable
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.state import CHANCE, GameState
 
-Player = Callable[[GameState, random.Random], Action]
+# A policy chooses the action of whichever player is to act (not a player id: see toolkit.players).
+Policy = Callable[[GameState, random.Random], Action]
 
 
 def sample_outcome(state: GameState, rng: random.Random) -> int:
@@ -27,7 +28,7 @@ def random_player(state: GameState, rng: random.Random) -> Action:
     return action
 
 
-def play_out(state: GameState, players: tuple[Player, Player], rng: random.Random,
+def play_out(state: GameState, players: tuple[Policy, Policy], rng: random.Random,
              on_step: Callable[[GameState, Action | int], None] | None = None) -> GameState:
     """Play `state` to the end: players choose, `rng` spins. `on_step(state_before, step)` sees every step."""
     while not state.is_terminal():

@@ -29,9 +29,10 @@ from toolkit.figure.engine.actions import (
 )
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
-from toolkit.figure.engine.state import CHANCE, DRAW, SPIN_REASONS, GameState
-from toolkit.figure.engine.tables import SIDE_NAMES, Game
+from toolkit.figure.engine.state import CHANCE, SPIN_REASONS, GameState
+from toolkit.figure.engine.tables import Game
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
@@ -121,7 +122,7 @@ def _node(game: Game, name: Any) -> int:
 def _module_index(game: Game, side: int, module_id: Any) -> int:
     ids = [m.id for m in game.modules[side]]
     if module_id not in ids:
-        raise RecordError(f"side {SIDE_NAMES[side]} has no module {safe(repr(module_id), 60)}")
+        raise RecordError(f"side {PLAYERS[side].value} has no module {safe(repr(module_id), 60)}")
     return ids.index(module_id)
 
 
@@ -146,7 +147,7 @@ class Recorder:
                 "why": SPIN_REASONS[reason]}})
         else:
             assert isinstance(step, Action)
-            self.lines.append({"turn": turn, "player": SIDE_NAMES[state.current_player],
+            self.lines.append({"turn": turn, "player": PLAYERS[state.current_player].value,
                                "action": action_to_json(state, step)})
 
     def finish(self, state: GameState) -> None:
@@ -157,17 +158,18 @@ class Recorder:
         return "".join(json.dumps(row, ensure_ascii=True, separators=(", ", ": ")) + "\n" for row in rows)
 
 
-def make_header(game: Game, *, data: str | None, seed: int | None, players: list[str], first: int) -> dict[str, Any]:
+def make_header(game: Game, *, data: str | None, seed: int | None, players: list[str], first: Player,
+                ) -> dict[str, Any]:
     return {
         "record": RECORD_KIND, "version": RECORD_VERSION, "game": GAME_ID, "theme": game.theme.id,
         "data": data, "data_hash": game.data_hash, "squads": list(game.squad_ids), "rules": game.rules.as_dict(),
-        "seed": seed, "players": players, "first": SIDE_NAMES[first],
+        "seed": seed, "players": players, "first": first.value,
     }
 
 
 def result_json(state: GameState) -> dict[str, Any]:
     outcome = state.outcome()
-    winner = None if outcome is None else ("draw" if outcome.winner == DRAW else SIDE_NAMES[outcome.winner])
+    winner = None if outcome is None else ("draw" if outcome.winner is None else outcome.winner.value)
     return {"winner": winner, "reason": None if outcome is None else outcome.reason, "turns": state.turn + 1,
             "state_hash": state.state_hash()}
 
@@ -218,7 +220,7 @@ def _check_header(number: int, header: dict[str, Any]) -> None:
     squads = header["squads"]
     if len(squads) != 2 or not all(isinstance(s, str) for s in squads):
         raise RecordError(f"line {number}: 'squads' names two squads")
-    if header.get("first") not in SIDE_NAMES:
+    if header.get("first") not in PLAYERS:  # "A" or "B" (Player is a str enum)
         raise RecordError(f"line {number}: 'first' is \"A\" or \"B\"")
 
 
@@ -246,8 +248,7 @@ class Replay:
 
 def replay(record: Record, game: Game, until_turn: int | None = None) -> Replay:
     """Re-play every line against `legal_actions` / `chance_outcomes`; stop at the first divergence."""
-    first = SIDE_NAMES.index(record.header["first"])
-    state = GameState.initial(game, first)
+    state = GameState.initial(game, Player(record.header["first"]))
     result = Replay(state, 0)
     for number, row in record.lines:
         if until_turn is not None and result.at_turn is None and state.turn + 1 >= until_turn:
@@ -288,7 +289,7 @@ def _replay_line(state: GameState, row: dict[str, Any]) -> str | None:
 def _replay_spin(state: GameState, spin: object) -> str | None:
     """Apply a recorded chance outcome; what is wrong with it, if anything."""
     if state.current_player != CHANCE:
-        return f"a spin is recorded but player {SIDE_NAMES[state.current_player]} is to act"
+        return f"a spin is recorded but player {PLAYERS[state.current_player].value} is to act"
     if not isinstance(spin, dict) or type(spin.get("segment")) is not int:
         return "a spin line needs a whole-number 'segment'"
     _, slot = state.spin  # type: ignore[misc]
@@ -307,9 +308,9 @@ def _replay_action(state: GameState, row: dict[str, Any]) -> str | None:
     player = row.get("player")
     if state.current_player == CHANCE:
         return "an action is recorded but a spin is due"
-    if player != SIDE_NAMES[state.current_player]:
+    if player != PLAYERS[state.current_player].value:
         return f"the action is recorded for player {safe(repr(player), 20)} but " \
-               f"{SIDE_NAMES[state.current_player]} is to act"
+               f"{PLAYERS[state.current_player].value} is to act"
     try:
         action = action_from_json(state, row["action"])
         state.apply(action)

@@ -1,6 +1,12 @@
 """The game state: a few lists of ints, an OpenSpiel-shaped API, and every core rule of the turn.
 
-`current_player` is A (0), B (1), CHANCE or TERMINAL. At a chance node `chance_outcomes()` lists
+Players: inside the engine a player is a seat int (A = `Player.A.seat` = 0, B = 1; CHANCE = -1 and
+TERMINAL = -2 are not players), so per-player lists index by it and the hot loop compares ints. The API
+edges that name a player speak `toolkit.players.Player`: `initial`/`new_game`'s first player, `arrange`'s
+`to_move`, `outcome().winner` (None for a draw) and the records' "A"/"B"; `PLAYERS[seat]` turns a seat
+(`current_player`, `Slot.side`, `slot // SQUAD_UNITS`) into its Player.
+
+`current_player` is A, B, CHANCE or TERMINAL. At a chance node `chance_outcomes()` lists
 (segment index, exact probability) and `apply(outcome)` takes one; whoever drives the game samples,
 the state holds no random generator. `legal_actions()` is sorted and never empty before the end;
 `apply` raises IllegalAction before changing anything. `clone()` copies a handful of short lists.
@@ -45,9 +51,11 @@ from toolkit.figure.model import (
 from toolkit.figure.rules.combat import Outcome, resolve
 from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.rules.status import StatusRule
+from toolkit.players import PLAYERS, Player
 
-A, B, CHANCE, TERMINAL = 0, 1, -1, -2
-DRAW = -1  # the winner of a drawn game
+A, B = Player.A.seat, Player.B.seat  # seats (see the module docstring)
+CHANCE, TERMINAL = -1, -2
+DRAW = -1  # the winner seat stored for a drawn game (outcome() reports None)
 
 # Phases of a turn. START allows modules, subroutines and the move; SUB subroutines and the move.
 START, SUB, MOVE_PHASE, BATTLE, RESPIN_PHASE, UPGRADE_PHASE, CHOICE_PHASE, SPIN, OVER = range(9)
@@ -71,7 +79,7 @@ Pending: TypeAlias = int | tuple[tuple[tuple[int, int], ...], bool] | None
 
 
 class GameOutcome(NamedTuple):
-    winner: int  # A, B or DRAW
+    winner: Player | None  # None: a draw
     reason: str
 
 
@@ -115,7 +123,9 @@ class GameState:
     _legal: list[Action] | list[int] | None
 
     @classmethod
-    def initial(cls, game: Game, first: int) -> GameState:
+    def initial(cls, game: Game, first: Player) -> GameState:
+        """Every unit in its Hangar, `first` to move."""
+        seat = first.seat
         s = cls.__new__(cls)
         s.game = game
         n = len(game.slots)
@@ -132,7 +142,7 @@ class GameState:
         s.used = [0, 0]
         s.subs = 0
         s.turn = 0
-        s.player = first
+        s.player = seat
         s.phase = START
         s.tfx = NO_TURN_FX
         s.moved = -1
@@ -141,7 +151,7 @@ class GameState:
         s.battle = None
         s.spin = None
         s.queue = ()
-        s.decider = first
+        s.decider = seat
         s.pending = None
         s.result = None
         s.seen = 0
@@ -171,7 +181,10 @@ class GameState:
         return self.phase == SPIN
 
     def outcome(self) -> GameOutcome | None:
-        return None if self.result is None else GameOutcome(*self.result)
+        if self.result is None:
+            return None
+        winner, reason = self.result
+        return GameOutcome(None if winner == DRAW else PLAYERS[winner], reason)
 
     def returns(self) -> tuple[int, int]:
         """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""

@@ -26,7 +26,6 @@ from toolkit.figure.theme import Theme
 from toolkit.players import Player
 
 HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board node
-SIDE_NAMES = ("A", "B")
 REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
