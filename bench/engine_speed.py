@@ -16,13 +16,15 @@ import time
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, GameState, build_game
 from toolkit.figure.engine.play import play_out, random_player, sample_outcome
+from toolkit.figure.engine.tables import Game
+from toolkit.players import PLAYERS, Player
 
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 
 
-def mid_game(game, seed: int, steps: int = 60) -> GameState:
+def mid_game(game: Game, seed: int, steps: int = 60) -> GameState:
     rng = random.Random(seed)
-    state = GameState.initial(game, 0)
+    state = GameState.initial(game, Player.A)
     for _ in range(steps):
         if state.is_terminal():
             break
@@ -46,7 +48,7 @@ def main() -> None:
 
             def count(_state, _step, counter=counter):
                 counter[0] += 1
-            state = play_out(GameState.initial(game, seed % 2), (random_player, random_player), rng, count)
+            state = play_out(GameState.initial(game, PLAYERS[seed % 2]), (random_player, random_player), rng, count)
             turns += state.turn + 1
             steps += counter[0]
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

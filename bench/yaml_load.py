@@ -23,7 +23,7 @@ from toolkit import yamlsource
 from toolkit.figure.importer import read_csv, write_project
 
 sys.path.insert(0, str(Path(__file__).parent))
-from cards400 import generated_unit  # noqa: E402  (bench/ is not a package)
+from cards400 import generated_unit  # bench/ is not a package: imported through sys.path
 
 DEFAULT_CSV = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "pokemon_duel_characters_v1.csv"
 GENERATED_UNITS = 420

@@ -2,10 +2,13 @@
 
 Run after a deliberate change of the engine's behaviour or of the bundled data, then paste the hashes
 into GOLDEN in the test (a change nobody meant shows up as a failing golden replay instead).
+
+    PYTHONPATH=. python scripts/golden_records.py
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from tests.figure.engine.test_records import GOLDEN, RECORDS, recorded_game
@@ -13,6 +16,8 @@ from toolkit.figure.database import find_datasets, load_database
 
 
 def main() -> None:
+    # No options; parsing still answers --help (and rejects a typo) instead of rewriting the records.
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     databases = {ds.theme_id: load_database(ds) for ds in find_datasets(None)[0]}
     RECORDS.mkdir(parents=True, exist_ok=True)
     for name in sorted(GOLDEN):

@@ -20,7 +20,7 @@ from toolkit.render.svg import render_svg
 
 
 def main() -> None:
-    target, theme, paper = (sys.argv[1:] + ["duel-protocol", "a4"])[:3]
+    target, theme, paper = [*sys.argv[1:], "duel-protocol", "a4"][:3]
     module_name, function_name = target.rsplit(".", 1)
     build = getattr(importlib.import_module(module_name), function_name)
     dataset = next(ds for ds in find_datasets(None)[0] if ds.theme_id == theme)

@@ -56,7 +56,8 @@ def test_cards_carry_their_bleed_at_the_dpi(export_sets: dict[str, ExportSet], s
 def test_dpi_and_srgb_are_recorded_and_nothing_that_varies(sword_pngs: dict[str, bytes]) -> None:
     kinds = dict(chunks(sword_pngs["technique-irimi.png"]))
     x, y, unit = struct.unpack(">IIB", kinds[b"pHYs"])
-    assert unit == 1 and x == y == round(DPI / 0.0254)
+    assert unit == 1
+    assert x == y == round(DPI / 0.0254)
     assert kinds[b"sRGB"] == b"\x00"
     assert not {b"tIME", b"tEXt", b"zTXt", b"iTXt"} & set(kinds)
 
@@ -108,7 +109,8 @@ def test_the_command_writes_a_marked_folder_per_game(capsys, tmp_path: Path) -> 
     out = tmp_path / "images"
     assert main(["export", "png", "--game", "sword-duel", "--out", str(out), "--dpi", "20"]) == 0
     folder = out / "sword-duel"
-    assert (folder / MARK_FILE).is_file() and (folder / "back-role.png").is_file()
+    assert (folder / MARK_FILE).is_file()
+    assert (folder / "back-role.png").is_file()
     assert "sword-duel: wrote" in capsys.readouterr().out
     (folder / "notes.txt").write_text("mine")
     assert main(["export", "png", "--game", "sword-duel", "--out", str(out), "--dpi", "20"]) == 1

@@ -66,9 +66,11 @@ def test_sides_come_in_the_order_asked_for(sword: ExportSet) -> None:
     one = ExportSet(decks=[d for d in sword.decks if d.name == "role"])
     front_back = page_texts(pod_files(one, "t", 3.0, "front-back", cmyk=False)["role.pdf"])
     back_front = page_texts(pod_files(one, "t", 3.0, "back-front", cmyk=False)["role.pdf"])
-    assert "Challenger" in front_back[0] and "Defender" in front_back[2]
+    assert "Challenger" in front_back[0]
+    assert "Defender" in front_back[2]
     assert front_back[1] == front_back[3] == back_front[0] == back_front[2]  # the shared back
-    assert back_front[1] == front_back[0] and back_front[3] == front_back[2]
+    assert back_front[1] == front_back[0]
+    assert back_front[3] == front_back[2]
 
 
 def test_cmyk_writes_only_device_cmyk_within_the_ink_limit(sword: ExportSet) -> None:
@@ -76,7 +78,8 @@ def test_cmyk_writes_only_device_cmyk_within_the_ink_limit(sword: ExportSet) -> 
     for name, data in files.items():
         with pikepdf.open(io.BytesIO(data)) as pdf:
             intents = pdf.Root.OutputIntents
-            assert intents[0].S == "/GTS_PDFX" and str(intents[0].OutputConditionIdentifier) == OUTPUT_CONDITION
+            assert intents[0].S == "/GTS_PDFX"
+            assert str(intents[0].OutputConditionIdentifier) == OUTPUT_CONDITION
             for page in pdf.pages:
                 operators = colour_operators(page)
                 assert operators, name
@@ -97,6 +100,7 @@ def test_cmyk_conversion(colour: str) -> None:
     if colour == "#000000":
         assert (c, m, y, k) == (0, 0, 0, 1)
     if colour == "#777777":
-        assert c == m == y == 0 and k > 0  # greys print on black alone
+        assert c == m == y == 0  # greys print on black alone
+        assert k > 0
     if colour == "#ffffff":
         assert (c, m, y, k) == (0, 0, 0, 0)

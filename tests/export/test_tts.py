@@ -45,7 +45,8 @@ def _image(files: dict[str, bytes], url: str) -> Image.Image:
 def _check_object(obj: dict) -> None:
     assert set(obj) >= OBJECT_KEYS, OBJECT_KEYS - set(obj)
     assert set(obj["Transform"]) >= TRANSFORM_KEYS
-    assert len(obj["GUID"]) == 6 and int(obj["GUID"], 16) >= 0
+    assert len(obj["GUID"]) == 6
+    assert int(obj["GUID"], 16) >= 0
 
 
 def test_the_saved_object_has_every_key_tts_needs(figure_tts) -> None:
@@ -61,14 +62,18 @@ def test_the_saved_object_has_every_key_tts_needs(figure_tts) -> None:
         assert set(deck) >= {"DeckIDs", "CustomDeck", "ContainedObjects"}
         assert deck["DeckIDs"] == [card["CardID"] for card in deck["ContainedObjects"]]
         for key, entry in deck["CustomDeck"].items():
-            assert set(entry) >= CUSTOM_DECK_KEYS and key.isdigit()
+            assert set(entry) >= CUSTOM_DECK_KEYS
+            assert key.isdigit()
             assert entry["FaceURL"].startswith("https://example.invalid/kit/deck-")
-            assert 1 <= entry["NumWidth"] <= 10 and 1 <= entry["NumHeight"] <= 7
+            assert 1 <= entry["NumWidth"] <= 10
+            assert 1 <= entry["NumHeight"] <= 7
         for card in deck["ContainedObjects"]:
             _check_object(card)
-            assert card["Name"] == "Card" and str(card["CardID"] // 100) in card["CustomDeck"]
+            assert card["Name"] == "Card"
+            assert str(card["CardID"] // 100) in card["CustomDeck"]
     boards = [o for o in objects if o["Name"] == "Custom_Board"]
-    assert len(boards) == 1 and set(boards[0]["CustomImage"]) >= IMAGE_KEYS
+    assert len(boards) == 1
+    assert set(boards[0]["CustomImage"]) >= IMAGE_KEYS
     tokens = [o for o in objects if o["Name"] == "Custom_Token"]
     units = [p for p in export.pieces if p.slug.startswith("token-")]
     assert {t["CustomImage"]["ImageURL"] for t in tokens} >= {_url(f"{p.slug}.png") for p in units}
@@ -122,7 +127,8 @@ def test_sheets_hold_at_most_10_by_7_with_room_for_the_hidden_face(count: int) -
     sheets = sheets_of(_deck(count))
     assert sum(len(sheet.cards) for sheet in sheets) == count
     for sheet in sheets:
-        assert sheet.cols <= 10 and sheet.rows <= 7
+        assert sheet.cols <= 10
+        assert sheet.rows <= 7
         assert len(sheet.cards) < sheet.hidden_cell + 1
 
 
@@ -142,7 +148,8 @@ def test_a_deck_too_big_for_4096_px_is_drawn_at_a_lower_dpi_and_says_so(export_s
     # ten techniques and the hidden face: 4 x 3 cells, three 88.9 mm cards high in 4096 px
     assert result.notes == ["deck 'technique' drawn at 389 DPI (not 400) so its sheet stays within 4096 px a side"]
     with Image.open(io.BytesIO(result.files["deck-technique.png"])) as sheet:
-        assert max(sheet.size) <= MAX_SIDE and max(sheet.size) > MAX_SIDE - 50
+        assert max(sheet.size) <= MAX_SIDE
+        assert max(sheet.size) > MAX_SIDE - 50
 
 
 def test_the_command_uses_file_uris(capsys, tmp_path: Path) -> None:
@@ -163,4 +170,5 @@ def test_the_command_uses_file_uris(capsys, tmp_path: Path) -> None:
 def test_base_url_must_be_an_address(capsys, tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["export", "tts", "--game", "sword-duel", "--out", str(tmp_path), "--base-url", "my images"])
-    assert stop.value.code == 2 and "--base-url" in capsys.readouterr().err
+    assert stop.value.code == 2
+    assert "--base-url" in capsys.readouterr().err

@@ -29,8 +29,8 @@ from toolkit.figure.engine.render_text import (
     safe,
 )
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.engine.tables import SIDE_NAMES
 from toolkit.game import Choose, PlayRequest, ReplayResult, Show
+from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary
 
@@ -54,7 +54,7 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
     _playable(database)
     check_players(request.players)
     rng = random.Random(request.seed)
-    first = rng.randrange(2) if request.first is None else SIDE_NAMES.index(request.first)
+    first = PLAYERS[rng.randrange(2)] if request.first is None else Player(request.first)
     try:
         game = build_game(request.squad_a, request.squad_b, database)
     except SetupError as exc:
@@ -64,7 +64,7 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
                                     first=first))
     watching = "human" in request.players
     show(f"{game.theme.terms.game}: {request.squad_a} (A) against {request.squad_b} (B), seed {request.seed}; "
-         f"{SIDE_NAMES[first]} moves first")
+         f"{first.value} moves first")
     while not state.is_terminal():
         player = state.current_player
         step: Action | int
@@ -77,7 +77,7 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
         else:
             step = random_player(state, rng)
             if watching:
-                show(f"{SIDE_NAMES[player]}: {describe_action(state, step)}")
+                show(f"{PLAYERS[player].value}: {describe_action(state, step)}")
         recorder.on_step(state, step)
         state.apply(step)
     recorder.finish(state)
@@ -87,8 +87,10 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
 
 
 def _ask(state: GameState, choose: Choose) -> Action:
-    legal = state.legal_actions()
-    lines = ["", render_board(state), "", f"turn {state.turn + 1}, player {SIDE_NAMES[state.current_player]} to act:"]
+    # a player acts here, so every legal action is an Action (chance outcomes are ints); the filter tells mypy
+    legal = [action for action in state.legal_actions() if isinstance(action, Action)]
+    to_act = PLAYERS[state.current_player].value
+    lines = ["", render_board(state), "", f"turn {state.turn + 1}, player {to_act} to act:"]
     return legal[choose(lines, [describe_action(state, action) for action in legal])]
 
 

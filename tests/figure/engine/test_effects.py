@@ -34,7 +34,8 @@ def test_push_opponent_to_a_free_adjacent_point_chosen_by_the_winner():
     assert state.current_player == 0
     assert choices(state) == {("B:b1", "i0c0")}  # r0c1 is taken, r1c0 holds the winner
     state.apply(Action(CHOOSE, slot(state, "b1"), node(state, "i0c0")))
-    assert where(state, "b1") == "i0c0" and state.current_player == 1
+    assert where(state, "b1") == "i0c0"
+    assert state.current_player == 1
 
 
 def test_an_immovable_unit_is_not_pushed():
@@ -42,7 +43,8 @@ def test_an_immovable_unit_is_not_pushed():
     g = game(a={"a1": unit("a1", disk=purple({"kind": "push_opponent"}))}, b={"b1": anchor})
     state = at(g, {"a1": "r2c0", "b1": "r0c0"})
     win_with_purple(state)
-    assert where(state, "b1") == "r0c0" and state.current_player == 1
+    assert where(state, "b1") == "r0c0"
+    assert state.current_player == 1
 
 
 def test_push_any_adjacent_enemy():
@@ -70,7 +72,9 @@ def test_swap_with_the_battle_opponent():
     g = game(a={"a1": unit("a1", disk=purple({"kind": "swap_with_opponent"}))})
     state = at(g, {"a1": "r2c0", "b1": "r0c0"})
     win_with_purple(state)
-    assert where(state, "a1") == "r0c0" and where(state, "b1") == "r1c0" and state.current_player == 1
+    assert where(state, "a1") == "r0c0"
+    assert where(state, "b1") == "r1c0"
+    assert state.current_player == 1
 
 
 def test_move_ally_of_a_type_is_optional():
@@ -80,7 +84,8 @@ def test_move_ally_of_a_type_is_optional():
     win_with_purple(state)
     assert state.legal_actions()[0] == Action(PASS)
     assert {label for label, _ in choices(state)} == {"A:a2"}
-    assert ("A:a2", "i2c2") in choices(state) and ("A:a2", "i1c2") not in choices(state)  # 3 steps away
+    assert ("A:a2", "i2c2") in choices(state)
+    assert ("A:a2", "i1c2") not in choices(state)  # 3 steps away
 
 
 def test_type_damage_aura_for_own_units_on_the_field():
@@ -106,9 +111,9 @@ def test_type_damage_aura_others_only_and_stronger_when_adjacent():
     g = game(a={"a1": unit("a1", types=["volt"]), "a2": pylon, "a3": unit("a3", types=["volt"])})
     state = at(g, {"a1": "r2c0", "a2": "r0c1", "a3": "r0c2", "b1": "r0c0"})
     b1 = slot(state, "b1")
-    assert state._subroutine_damage(slot(state, "a1"), b1) == 10  # on the field, not adjacent
-    assert state._subroutine_damage(slot(state, "a3"), b1) == 30  # adjacent to the pylon
-    assert state._subroutine_damage(slot(state, "a2"), b1) == 0  # "other" units only
+    assert state._subroutine_damage(slot(state, "a1")) == 10  # on the field, not adjacent
+    assert state._subroutine_damage(slot(state, "a3")) == 30  # adjacent to the pylon
+    assert state._subroutine_damage(slot(state, "a2")) == 0  # "other" units only
     state.apply(Action(MOVE, slot(state, "a1"), node(state, "r1c0")))
     state.apply(Action(ATTACK, slot(state, "a1"), b1))
     assert state._spin_table().segments[WHITE].damage == 60
@@ -122,7 +127,8 @@ def test_clear_adjacent_status_once_per_duel_ends_the_turn():
     use = Action(SUBROUTINE, slot(state, "a2"), slot(state, "a1"))
     assert use in state.legal_actions()
     state.apply(use)
-    assert state.status[slot(state, "a1")] == 0 and state.current_player == 1
+    assert state.status[slot(state, "a1")] == 0
+    assert state.current_player == 1
     state.apply(Action(MOVE, slot(state, "b1"), node(state, "r0c5")))
     assert not [a for a in state.legal_actions() if a.kind == SUBROUTINE]
 

@@ -16,6 +16,7 @@ from toolkit.figure.engine import GameState, build_game
 from toolkit.figure.engine.play import play_out, random_player
 from toolkit.figure.engine.record import Recorder, RecordError, make_header, parse_record, replay
 from toolkit.figure.engine.render_text import render_board
+from toolkit.players import PLAYERS, Player
 
 RECORDS = Path(__file__).parents[2] / "fixtures" / "records"
 # Golden records: replaying each must reach exactly this state (the engine's behaviour is pinned).
@@ -36,7 +37,7 @@ def databases():
 def recorded_game(databases, theme: str, seed: int) -> str:
     game = build_game(*MATCHES[theme], databases[theme])
     rng = random.Random(seed)
-    first = rng.randrange(2)
+    first = PLAYERS[rng.randrange(2)]
     recorder = Recorder(make_header(game, data=None, seed=seed, players=["random", "random"], first=first))
     state = play_out(GameState.initial(game, first), (random_player, random_player), rng, recorder.on_step)
     recorder.finish(state)
@@ -60,7 +61,8 @@ def test_a_recorded_game_replays_and_the_same_seed_gives_the_same_record(databas
     record = parse_record(text)
     game = build_game(*MATCHES["chimera"], databases["chimera"])
     result = replay(record, game)
-    assert result.divergence is None and result.result_matches
+    assert result.divergence is None
+    assert result.result_matches
     assert result.checked == len(record.lines)
 
 
@@ -73,7 +75,8 @@ def test_replay_reports_the_first_divergence_with_its_line(databases):
     record = parse_record("\n".join(lines))
     game = build_game(*MATCHES["duel-protocol"], databases["duel-protocol"])
     result = replay(record, game)
-    assert result.divergence is not None and result.divergence.line == index + 1
+    assert result.divergence is not None
+    assert result.divergence.line == index + 1
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -91,9 +94,11 @@ def test_bad_records_are_located_errors(text, message):
 
 def test_text_board_shows_units_zones_and_statuses(databases):
     game = build_game(*MATCHES["chimera"], databases["chimera"])
-    state = GameState.initial(game, 0)
+    state = GameState.initial(game, Player.A)
     board = render_board(state)
-    assert "Ga" in board and "Eb" in board and "Bench: A1 A2 A3 A4 A5 A6" in board
+    assert "Ga" in board
+    assert "Eb" in board
+    assert "Bench: A1 A2 A3 A4 A5 A6" in board
     assert "A1 t-grm 3 MP: Bench" in board
 
 
@@ -105,7 +110,8 @@ def test_play_random_against_random_writes_a_record_that_replays(tmp_path, capsy
     code = main(["play", "attrition-lock", "grid-surge", "--players", "random,random", "--seed", "9",
                  "--record", str(record)])
     out = capsys.readouterr().out
-    assert code == 0 and "wins by" in out or "draw by" in out
+    assert code == 0
+    assert "wins by" in out or "draw by" in out
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     assert "matches the record" in out
@@ -117,7 +123,8 @@ def test_a_human_plays_by_number_from_stdin(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\nabc\n1\nq\n"))
     code = main(["play", "hydro-conductor", "malfunction-cascade", "--seed", "1", "--first", "A"])
     captured = capsys.readouterr()
-    assert code == 1 and "stopped by the player" in captured.err
+    assert code == 1
+    assert "stopped by the player" in captured.err
     assert "  1. deploy A1 m-490 to r4c0" in captured.out
     assert "'abc' is not a number" in captured.out
     assert "B: " in captured.out  # the random opponent's move is shown

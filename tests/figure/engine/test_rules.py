@@ -7,9 +7,10 @@ from fractions import Fraction
 import pytest
 
 from tests.figure.engine.kit import BLUE, GOLD, PURPLE, RED, WHITE, at, disk, game, module, node, slot, unit, where
-from toolkit.figure.engine import CHANCE, DRAW, A, Action, B, IllegalAction, Rules
+from toolkit.figure.engine import CHANCE, A, Action, B, IllegalAction, Rules
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, PASS, RESPIN, UPGRADE, WAKE
 from toolkit.figure.engine.state import GameState
+from toolkit.players import Player
 
 
 def move(state: GameState, name: str, to: str) -> None:
@@ -30,19 +31,20 @@ def moves_of(state: GameState, name: str) -> set[str]:
 
 def test_first_player_first_move_has_one_mp_less_and_deploy_leftover_continues():
     g = game(a={"a1": unit("a1", mp=3)}, b={"b1": unit("b1", mp=3)})
-    state = GameState.initial(g, A)
+    state = GameState.initial(g, Player.A)
     # 3 MP - 1 (first move) = 2: deploy (1) + one step from either entry
     assert moves_of(state, "a1") == {"r4c0", "r4c1", "r3c0", "i2c0", "r4c6", "r4c5", "r3c6", "i2c2"}
     move(state, "a1", "r4c1")
     assert state.current_player == B
     # the second player's first move has its full 3 MP: deploy + two steps
-    assert "r0c2" in moves_of(state, "b1") and "r1c0" in moves_of(state, "b1")
+    assert "r0c2" in moves_of(state, "b1")
+    assert "r1c0" in moves_of(state, "b1")
     assert "r0c3" not in moves_of(state, "b1")  # three steps from r0c0 would be 4 MP with the deploy
 
 
 def test_a_one_mp_unit_can_still_deploy_on_the_first_turn():
     g = game(a={"a1": unit("a1", mp=1)})
-    state = GameState.initial(g, A)
+    state = GameState.initial(g, Player.A)
     assert moves_of(state, "a1") == {"r4c0", "r4c6"}
 
 
@@ -50,8 +52,10 @@ def test_no_passing_through_units_and_move_must_end_on_a_free_node():
     g = game(a={"a1": unit("a1", mp=3)})
     state = at(g, {"a1": "r4c1", "a2": "r4c2", "b1": "r4c0"})
     reach = moves_of(state, "a1")
-    assert "r4c3" not in reach and "r4c2" not in reach  # a2 blocks the way east
-    assert "r3c0" not in reach and "r4c0" not in reach  # b1 blocks the way north
+    assert "r4c3" not in reach  # a2 blocks the way east
+    assert "r4c2" not in reach
+    assert "r3c0" not in reach  # b1 blocks the way north
+    assert "r4c0" not in reach
 
 
 def test_deploy_blocked_by_an_enemy_on_the_entry():
@@ -64,7 +68,8 @@ def test_goal_capture_by_own_move_wins_at_once():
     g = game(a={"a1": unit("a1", mp=2)})
     state = at(g, {"a1": "r0c5"})
     move(state, "a1", "r0c3")
-    assert state.is_terminal() and state.outcome() == (A, "goal_capture")
+    assert state.is_terminal()
+    assert state.outcome() == (Player.A, "goal_capture")
     assert state.current_player == -2
 
 
@@ -100,13 +105,15 @@ def test_mover_freed_by_the_enemys_removal_survives():
     assert where(state, "a1") == "r4c0"
     simultaneous = at(game(rules=Rules(surround_order="simultaneous")), places)
     move(simultaneous, "a1", "r4c0")
-    assert where(simultaneous, "b1") == "bay" and where(simultaneous, "a1") == "bay"
+    assert where(simultaneous, "b1") == "bay"
+    assert where(simultaneous, "a1") == "bay"
 
 
 def test_moving_into_a_surround_loses_the_mover():
     state = at(game(), {"b1": "r4c1", "b2": "r3c0", "b3": "i2c0"})
     move(state, "a1", "r4c0")
-    assert where(state, "a1") == "bay" and state.bay[A] == (slot(state, "a1"),)
+    assert where(state, "a1") == "bay"
+    assert state.bay[A] == (slot(state, "a1"),)
 
 
 # ---- Repair Bay, Wait, lockout ---------------------------------------------------------------------------
@@ -114,13 +121,14 @@ def test_moving_into_a_surround_loses_the_mover():
 
 def test_repair_bay_pushes_out_the_oldest_with_wait_one():
     g = game(b={"b1": unit("b1", disk=[{"move": "Smash", "color": "white", "size": 96, "damage": 200}])})
-    state = at(g, {"a1": "bay", "a2": "bay", "a3": "r2c0", "b1": "r0c0"}, to_move=B)
+    state = at(g, {"a1": "bay", "a2": "bay", "a3": "r2c0", "b1": "r0c0"}, to_move=Player.B)
     assert state.bay[A] == (slot(state, "a1"), slot(state, "a2"))
     move(state, "b1", "r1c0")
     attack(state, "b1", "a3")
     state.apply(WHITE)  # b1 spins its only segment
     state.apply(WHITE)  # a3 spins White 50: loses to 200
-    assert where(state, "a3") == "bay" and where(state, "a1") == "hangar"
+    assert where(state, "a3") == "bay"
+    assert where(state, "a1") == "hangar"
     assert state.bay[A] == (slot(state, "a2"), slot(state, "a3"))
     assert state.wait[slot(state, "a1")] == 1
     assert state.current_player == A
@@ -133,10 +141,10 @@ def test_repair_bay_pushes_out_the_oldest_with_wait_one():
 
 def test_wait_counts_only_the_owners_turns_by_default():
     g = game()
-    state = at(g, {"a1": "hangar"}, waits={"a1": 1}, to_move=B)
+    state = at(g, {"a1": "hangar"}, waits={"a1": 1}, to_move=Player.B)
     move(state, "b1", "r0c0")  # B's turn: A's Wait does not count down
     assert state.wait[slot(state, "a1")] == 1
-    variant = at(game(rules=Rules(wait_counts="all_turns")), {"a1": "hangar"}, waits={"a1": 1}, to_move=B)
+    variant = at(game(rules=Rules(wait_counts="all_turns")), {"a1": "hangar"}, waits={"a1": 1}, to_move=Player.B)
     move(variant, "b1", "r0c0")
     assert variant.wait[slot(variant, "a1")] == 0
 
@@ -145,9 +153,11 @@ def test_system_lockout_at_the_start_of_the_turn():
     g = game()
     places = {f"a{i}": "bay" if i <= 2 else "hangar" for i in range(1, 7)} | {"b1": "r4c0", "b2": "r4c6"}
     state = at(g, places, waits={"a3": 0})
-    assert state.is_terminal() and state.outcome() == (B, "lockout")
+    assert state.is_terminal()
+    assert state.outcome() == (Player.B, "lockout")
     off = at(game(rules=Rules(lockout="off")), places)
-    assert not off.is_terminal() and off.legal_actions() == [Action(PASS)]
+    assert not off.is_terminal()
+    assert off.legal_actions() == [Action(PASS)]
 
 
 # ---- battles ------------------------------------------------------------------------------------------
@@ -162,10 +172,12 @@ def test_battle_is_a_chance_node_per_spin_with_exact_probabilities():
     assert state.current_player == CHANCE
     outcomes = state.chance_outcomes()
     assert [o for o, _ in outcomes] == [0, 1, 2, 3, 4]
-    assert sum(p for _, p in outcomes) == 1 and outcomes[0][1] == Fraction(24, 96)
+    assert sum(p for _, p in outcomes) == 1
+    assert outcomes[0][1] == Fraction(24, 96)
     state.apply(WHITE)
     state.apply(GOLD)  # White 50 against Gold 40: the attacker wins
-    assert where(state, "b1") == "bay" and where(state, "a1") == "r1c0"
+    assert where(state, "b1") == "bay"
+    assert where(state, "a1") == "r1c0"
     assert state.current_player == B
 
 
@@ -176,7 +188,9 @@ def test_blue_is_a_wash_and_the_turn_ends():
     attack(state, "a1", "b1")
     state.apply(WHITE)
     state.apply(BLUE)
-    assert where(state, "a1") == "r1c0" and where(state, "b1") == "r0c0" and state.current_player == B
+    assert where(state, "a1") == "r1c0"
+    assert where(state, "b1") == "r0c0"
+    assert state.current_player == B
 
 
 def test_purple_win_inflicts_its_status():
@@ -198,7 +212,8 @@ def test_removed_from_the_duel_instead_of_the_repair_bay():
     attack(state, "a1", "b1")
     state.apply(WHITE)
     state.apply(RED)
-    assert where(state, "b1") == "removed" and state.bay[B] == ()
+    assert where(state, "b1") == "removed"
+    assert state.bay[B] == ()
 
 
 def test_upgrade_after_the_base_form_deactivates_an_enemy():
@@ -213,9 +228,11 @@ def test_upgrade_after_the_base_form_deactivates_an_enemy():
     assert state.legal_actions() == [Action(PASS), Action(UPGRADE, slot(state, "a1"))]
     state.apply(Action(UPGRADE, slot(state, "a1")))
     s = slot(state, "a1")
-    assert state.form[s] == 1 and state.effective_mp(s) == 2
+    assert state.form[s] == 1
+    assert state.effective_mp(s) == 2
     table = g.spin_table(s, 1, 0, 0, 0, ())
-    assert table.segments[WHITE].damage == 80 and table.segments[PURPLE].stars == 2  # +10 and +1 star per stage
+    assert table.segments[WHITE].damage == 80  # +10 and +1 star per stage
+    assert table.segments[PURPLE].stars == 2
 
 
 # ---- statuses: duel-protocol (spec 000 Table 2.2) ---------------------------------------------------------
@@ -242,7 +259,8 @@ def test_paralysis_turns_the_largest_segment_into_a_miss():
     state.apply(RED)  # the attacker misses ...
     assert state._spin_table().segments[0].color.value == "red"
     state.apply(0)  # ... but the paralysed defender's big segment is a Miss too: a draw
-    assert where(state, "a1") == "r1c0" and where(state, "b1") == "r0c0"
+    assert where(state, "a1") == "r1c0"
+    assert where(state, "b1") == "r0c0"
 
 
 def test_confusion_spins_first_and_a_white_result_hits_itself():
@@ -252,7 +270,8 @@ def test_confusion_spins_first_and_a_white_result_hits_itself():
     attack(state, "a1", "b1")
     assert state.spin == (0, slot(state, "a1"))  # the self-hit spin
     state.apply(GOLD)
-    assert where(state, "a1") == "bay" and state.current_player == B
+    assert where(state, "a1") == "bay"
+    assert state.current_player == B
 
 
 def test_confusion_without_a_hit_goes_on_to_the_battle():
@@ -261,7 +280,8 @@ def test_confusion_without_a_hit_goes_on_to_the_battle():
     move(state, "a1", "r1c0")
     attack(state, "a1", "b1")
     state.apply(BLUE)
-    assert state.current_player == CHANCE and state.spin == (1, slot(state, "a1"))
+    assert state.current_player == CHANCE
+    assert state.spin == (1, slot(state, "a1"))
 
 
 def test_duel_protocol_sleep_passable_counts_as_miss_and_is_cured_when_attacked():
@@ -272,7 +292,8 @@ def test_duel_protocol_sleep_passable_counts_as_miss_and_is_cured_when_attacked(
     attack(state, "a1", "b1")
     assert state.spin == (1, slot(state, "a1"))
     state.apply(RED)  # a Miss against a unit that counts as a Miss: a draw, no spin for the sleeper
-    assert state.current_player == B and state.status[slot(state, "b1")] == 0
+    assert state.current_player == B
+    assert state.status[slot(state, "b1")] == 0
 
 
 def test_duel_protocol_sleeping_unit_moves_but_cannot_attack():
@@ -309,12 +330,14 @@ def test_chimera_poison_spins_at_end_of_turn_without_battle_and_lowers_that_segm
     g = game("chimera")
     state = at(g, {"a1": "r2c0"}, statuses={"a1": "poison"})
     move(state, "a1", "r3c0")
-    assert state.current_player == CHANCE and state.spin == (3, slot(state, "a1"))
+    assert state.current_player == CHANCE
+    assert state.spin == (3, slot(state, "a1"))
     state.apply(WHITE)
     s = slot(state, "a1")
     assert state.segmod[s][WHITE] == -20
     table = state.game.spin_table(s, 0, state.status[s], 0, 0, state.segmod[s])
-    assert table.segments[WHITE].damage == 30 and table.segments[GOLD].damage == 40
+    assert table.segments[WHITE].damage == 30
+    assert table.segments[GOLD].damage == 40
     assert state.current_player == B
 
 
@@ -336,7 +359,8 @@ def test_chimera_sleep_blocks_movement_wakes_by_spin_and_spins_when_attacked():
     assert wake in state.legal_actions()
     state.apply(wake)
     state.apply(RED)  # Malfunction: still asleep, and the turn is spent
-    assert state.status[slot(state, "a1")] == g.status_codes["sleep"] and state.current_player == B
+    assert state.status[slot(state, "a1")] == g.status_codes["sleep"]
+    assert state.current_player == B
     move(state, "b1", "r1c0")
     attack(state, "b1", "a1")
     state.apply(WHITE)
@@ -355,7 +379,8 @@ def test_chimera_frozen_thaws_after_three_own_turns():
         assert not moves_of(state, "a1"), turn
         move(state, "a2", "r2c6" if turn % 2 == 0 else "r3c6")
         move(state, "b1", "r0c5" if turn % 2 == 0 else "r0c6")
-    assert state.status[slot(state, "a1")] == 0 and moves_of(state, "a1")
+    assert state.status[slot(state, "a1")] == 0
+    assert moves_of(state, "a1")
 
 
 def test_chimera_burn_lowers_damage_in_battle():
@@ -411,15 +436,19 @@ def test_module_respin_after_both_spins_and_the_second_is_final():
     state.apply(respin)
     assert state.current_player == CHANCE
     state.apply(WHITE)  # White 50 against White 50: a draw
-    assert state.current_player == B and where(state, "a1") == "r1c0" and state.used[A] == 1
+    assert state.current_player == B
+    assert where(state, "a1") == "r1c0"
+    assert state.used[A] == 1
 
 
 def test_module_swap_units_is_not_the_move():
     g = modules_game({"kind": "swap_units"})
     state = at(g, {"a1": "r2c0", "a2": "r4c4"})
     state.apply(Action(MODULE, 0, slot(state, "a1"), slot(state, "a2")))
-    assert where(state, "a1") == "r4c4" and where(state, "a2") == "r2c0"
-    assert state.current_player == A and any(a.kind == MOVE for a in state.legal_actions())
+    assert where(state, "a1") == "r4c4"
+    assert where(state, "a2") == "r2c0"
+    assert state.current_player == A
+    assert any(a.kind == MOVE for a in state.legal_actions())
 
 
 def test_module_swap_does_not_capture_the_goal_by_default():
@@ -427,10 +456,11 @@ def test_module_swap_does_not_capture_the_goal_by_default():
     swap = {"kind": "swap_units"}
     state = at(modules_game(swap), places)
     state.apply(Action(MODULE, 0, slot(state, "a1"), slot(state, "a2")))
-    assert where(state, "a2") == "r0c3" and not state.is_terminal()
+    assert where(state, "a2") == "r0c3"
+    assert not state.is_terminal()
     variant = at(modules_game(swap, rules=Rules(goal_capture_by="any_placement")), places)
     variant.apply(Action(MODULE, 0, slot(variant, "a1"), slot(variant, "a2")))
-    assert variant.outcome() == (A, "goal_capture")
+    assert variant.outcome() == (Player.A, "goal_capture")
 
 
 def test_module_move_through():
@@ -445,7 +475,8 @@ def test_module_clear_status():
     g = modules_game({"kind": "clear_status"})
     state = at(g, {"a1": "r2c0"}, statuses={"a1": "frozen"})
     state.apply(Action(MODULE, 0, slot(state, "a1")))
-    assert state.status[slot(state, "a1")] == 0 and moves_of(state, "a1")
+    assert state.status[slot(state, "a1")] == 0
+    assert moves_of(state, "a1")
 
 
 def test_module_clear_wait():
@@ -469,10 +500,10 @@ def test_module_extra_mp():
 
 def test_turn_limit_is_a_draw_with_its_reason():
     g = game(rules=Rules(turn_limit=2))
-    state = GameState.initial(g, A)
+    state = GameState.initial(g, Player.A)
     move(state, "a1", "r4c0")
     move(state, "b1", "r0c0")
-    assert state.outcome() == (DRAW, "turn_limit")
+    assert state.outcome() == (None, "turn_limit")  # a draw
 
 
 def test_threefold_repetition_is_a_draw():
@@ -483,4 +514,4 @@ def test_threefold_repetition_is_a_draw():
         move(state, "b1", "r1c6")
         move(state, "a1", "r2c0")
         move(state, "b1", "r2c6")
-    assert state.outcome() == (DRAW, "repetition")
+    assert state.outcome() == (None, "repetition")  # a draw

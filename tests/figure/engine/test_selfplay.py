@@ -20,6 +20,7 @@ from toolkit.figure.engine.rules import RULINGS
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, data_hash
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.players import PLAYERS
 
 GAMES = int(os.environ.get("DUELKIT_SELFPLAY_GAMES", "20"))
 # clone and serialise round trips on every third step of a short run; a long run samples them more thinly
@@ -53,7 +54,8 @@ def check_invariants(state: GameState) -> None:
         assert len(units) == 6
         assert all(state.pos[s] >= 0 or state.pos[s] in (HANGAR, BAY, REMOVED) for s in units)
         bay = state.bay[side]
-        assert len(bay) <= REPAIR_BAY_CAPACITY and len(set(bay)) == len(bay)
+        assert len(bay) <= REPAIR_BAY_CAPACITY
+        assert len(set(bay)) == len(bay)
         assert {s for s in units if state.pos[s] == BAY} == set(bay)
         assert all(s in units for s in bay)
         mask = sum(1 << state.pos[s] for s in units if state.pos[s] >= 0)
@@ -89,7 +91,8 @@ def play_checked(state: GameState, rng: random.Random, deep_every: int) -> GameS
             copy = state.clone()
             before = state.state_hash()
             restored = GameState.deserialize(state.game, state.serialize())
-            assert restored.state_hash() == before and restored.legal_actions() == legal
+            assert restored.state_hash() == before
+            assert restored.legal_actions() == legal
             copy.apply(step)
             assert state.state_hash() == before  # the clone shares nothing that moves
             state.apply(step)
@@ -99,7 +102,8 @@ def play_checked(state: GameState, rng: random.Random, deep_every: int) -> GameS
             state.apply(step)
         check_invariants(state)
         steps += 1
-    assert state.outcome() is not None and state.legal_actions() == []
+    assert state.outcome() is not None
+    assert state.legal_actions() == []
     game = state.game
     assert data_hash(game.theme.id, game.board, game.slots, game.modules) == start_hash  # no Data Disk changed
     return state
@@ -118,7 +122,7 @@ def test_random_games_keep_every_invariant(databases):
         game = games.get((theme, rules)) or build_game(a, b, databases[theme], rules)
         games[(theme, rules)] = game
         rng = random.Random(seed)
-        state = play_checked(GameState.initial(game, rng.randrange(2)), rng, DEEP_CHECK_EVERY)
+        state = play_checked(GameState.initial(game, PLAYERS[rng.randrange(2)]), rng, DEEP_CHECK_EVERY)
         reasons[state.outcome().reason] = reasons.get(state.outcome().reason, 0) + 1
         del key
     assert sum(reasons.values()) == GAMES
@@ -127,5 +131,5 @@ def test_random_games_keep_every_invariant(databases):
 
 def test_alternatives_cover_every_switch_with_a_choice():
     for name, ruling in RULINGS.items():
-        if ruling.choices and len(ruling.choices) > 1 or isinstance(ruling.default, bool):
+        if (ruling.choices and len(ruling.choices) > 1) or isinstance(ruling.default, bool):
             assert name in ALTERNATIVES, name

@@ -1,11 +1,11 @@
 """The board-game engine of duel-protocol and chimera: an OpenSpiel-shaped state, records and replay.
 
-    state = new_game("hydro-conductor", "malfunction-cascade", database, rules=RULES_DEFAULT, first=A)
-    state.current_player        # A, B, CHANCE or TERMINAL
+    state = new_game("hydro-conductor", "malfunction-cascade", database, rules=RULES_DEFAULT, first=Player.A)
+    state.current_player        # the seat A (0) or B (1), CHANCE or TERMINAL; PLAYERS[seat] is its Player
     state.legal_actions()       # sorted Actions (at a chance node: the outcome ints)
     state.chance_outcomes()     # [(segment index, Fraction)] summing to 1: every Data Disk spin
     state.apply(action)         # IllegalAction before anything changes
-    state.is_terminal(), state.outcome(), state.clone(), state.state_hash()
+    state.is_terminal(), state.outcome() (winner: a Player, None for a draw), state.clone(), state.state_hash()
 
 Rulings (fields of the frozen `Rules`; `rules.RULINGS` holds each one's source and alternative):
 
@@ -32,9 +32,9 @@ Rulings (fields of the frozen `Rules`; `rules.RULINGS` holds each one's source a
 from toolkit.figure.engine.actions import Action, IllegalAction
 from toolkit.figure.engine.rules import RULES_DEFAULT, RULINGS, Rules
 from toolkit.figure.engine.setup import SetupError, build_game, new_game
-from toolkit.figure.engine.state import CHANCE, DRAW, TERMINAL, A, B, GameOutcome, GameState
+from toolkit.figure.engine.state import CHANCE, TERMINAL, A, B, GameOutcome, GameState
 
 __all__ = [
-    "A", "B", "CHANCE", "DRAW", "RULES_DEFAULT", "RULINGS", "TERMINAL", "Action", "GameOutcome", "GameState",
+    "CHANCE", "RULES_DEFAULT", "RULINGS", "TERMINAL", "A", "Action", "B", "GameOutcome", "GameState",
     "IllegalAction", "Rules", "SetupError", "build_game", "new_game",
 ]

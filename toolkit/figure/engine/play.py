@@ -9,7 +9,8 @@ from collections.abc import Callable
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.state import CHANCE, GameState
 
-Player = Callable[[GameState, random.Random], Action]
+# A policy chooses the action of whichever player is to act (not a player id: see toolkit.players).
+Policy = Callable[[GameState, random.Random], Action]
 
 
 def sample_outcome(state: GameState, rng: random.Random) -> int:
@@ -22,10 +23,12 @@ def sample_outcome(state: GameState, rng: random.Random) -> int:
 def random_player(state: GameState, rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     legal = state.legal_actions()
-    return legal[rng.randrange(len(legal))]
+    action = legal[rng.randrange(len(legal))]
+    assert isinstance(action, Action), "players are asked only when a player acts, not at a chance node"
+    return action
 
 
-def play_out(state: GameState, players: tuple[Player, Player], rng: random.Random,
+def play_out(state: GameState, players: tuple[Policy, Policy], rng: random.Random,
              on_step: Callable[[GameState, Action | int], None] | None = None) -> GameState:
     """Play `state` to the end: players choose, `rng` spins. `on_step(state_before, step)` sees every step."""
     while not state.is_terminal():

@@ -7,13 +7,15 @@ from collections.abc import Mapping
 from toolkit.figure.engine.setup import SetupError
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
+from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.players import Player
 
 ZONES = {"hangar": HANGAR, "bay": BAY, "removed": REMOVED}
 
 
-def arrange(game: Game, places: Mapping[str, str], *, to_move: int = 0, turn: int = 1,
+def arrange(game: Game, places: Mapping[str, str], *, to_move: Player = Player.A, turn: int = 1,
             statuses: Mapping[str, str] | None = None, waits: Mapping[str, int] | None = None,
-            forms: Mapping[str, int] | None = None, used_modules: Mapping[int, tuple[int, ...]] | None = None,
+            forms: Mapping[str, int] | None = None, used_modules: Mapping[Player, tuple[int, ...]] | None = None,
             ) -> GameState:
     """A state at the start of `to_move`'s turn. `places` maps unit labels ("A:sq-7") to node names or
     "hangar", "bay", "removed" (unnamed units stay in the Hangar); Bay order is the order given."""
@@ -31,7 +33,7 @@ def arrange(game: Game, places: Mapping[str, str], *, to_move: int = 0, turn: in
         if where in ZONES:
             state.pos[slot] = ZONES[where]
             if where == "bay":
-                bays[slot // 6].append(slot)
+                bays[slot // SQUAD_UNITS].append(slot)
             continue
         if where not in game.node_index:
             raise SetupError(f"no node '{where}' on the board")
@@ -46,11 +48,11 @@ def arrange(game: Game, places: Mapping[str, str], *, to_move: int = 0, turn: in
         state.wait[slot_of(label)] = count
     for label, form in (forms or {}).items():
         state.form[slot_of(label)] = form
-    for side, indices in (used_modules or {}).items():
+    for player, indices in (used_modules or {}).items():
         for index in indices:
-            state.used[side] |= 1 << index
+            state.used[player.seat] |= 1 << index
     state.turn = turn
-    state.player = state.decider = to_move
+    state.player = state.decider = to_move.seat
     state.history = {}
     state.seen = 0
     state.result = None

@@ -9,6 +9,7 @@ final state hash. Units are named by their slot label ("A:sq-7"), nodes by name,
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,9 +29,10 @@ from toolkit.figure.engine.actions import (
 )
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
-from toolkit.figure.engine.state import CHANCE, DRAW, SPIN_REASONS, GameState
-from toolkit.figure.engine.tables import SIDE_NAMES, Game
+from toolkit.figure.engine.state import CHANCE, SPIN_REASONS, GameState
+from toolkit.figure.engine.tables import Game
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
@@ -97,14 +99,14 @@ def action_from_json(state: GameState, data: Any) -> Action:
     return Action(MODULE, _module_index(game, side, data.get("module")), slots[0], slots[1])
 
 
-def _labeller(game: Game):
+def _labeller(game: Game) -> Callable[[int], str]:
     return lambda slot: game.slots[slot].label
 
 
-def _slot_finder(game: Game):
+def _slot_finder(game: Game) -> Callable[[object], int]:
     labels = {slot.label: slot.index for slot in game.slots}
 
-    def find(label: Any) -> int:
+    def find(label: object) -> int:
         if not isinstance(label, str) or label not in labels:
             raise RecordError(f"no unit {safe(repr(label), 60)} in this game")
         return labels[label]
@@ -120,7 +122,7 @@ def _node(game: Game, name: Any) -> int:
 def _module_index(game: Game, side: int, module_id: Any) -> int:
     ids = [m.id for m in game.modules[side]]
     if module_id not in ids:
-        raise RecordError(f"side {SIDE_NAMES[side]} has no module {safe(repr(module_id), 60)}")
+        raise RecordError(f"side {PLAYERS[side].value} has no module {safe(repr(module_id), 60)}")
     return ids.index(module_id)
 
 
@@ -145,7 +147,7 @@ class Recorder:
                 "why": SPIN_REASONS[reason]}})
         else:
             assert isinstance(step, Action)
-            self.lines.append({"turn": turn, "player": SIDE_NAMES[state.current_player],
+            self.lines.append({"turn": turn, "player": PLAYERS[state.current_player].value,
                                "action": action_to_json(state, step)})
 
     def finish(self, state: GameState) -> None:
@@ -156,17 +158,18 @@ class Recorder:
         return "".join(json.dumps(row, ensure_ascii=True, separators=(", ", ": ")) + "\n" for row in rows)
 
 
-def make_header(game: Game, *, data: str | None, seed: int | None, players: list[str], first: int) -> dict[str, Any]:
+def make_header(game: Game, *, data: str | None, seed: int | None, players: list[str], first: Player,
+                ) -> dict[str, Any]:
     return {
         "record": RECORD_KIND, "version": RECORD_VERSION, "game": GAME_ID, "theme": game.theme.id,
         "data": data, "data_hash": game.data_hash, "squads": list(game.squad_ids), "rules": game.rules.as_dict(),
-        "seed": seed, "players": players, "first": SIDE_NAMES[first],
+        "seed": seed, "players": players, "first": first.value,
     }
 
 
 def result_json(state: GameState) -> dict[str, Any]:
     outcome = state.outcome()
-    winner = None if outcome is None else ("draw" if outcome.winner == DRAW else SIDE_NAMES[outcome.winner])
+    winner = None if outcome is None else ("draw" if outcome.winner is None else outcome.winner.value)
     return {"winner": winner, "reason": None if outcome is None else outcome.reason, "turns": state.turn + 1,
             "state_hash": state.state_hash()}
 
@@ -200,6 +203,12 @@ def parse_record(text: str) -> Record:
     if not rows:
         raise RecordError("the record is empty")
     number, header = rows[0]
+    _check_header(number, header)
+    return Record(header, rows[1:])
+
+
+def _check_header(number: int, header: dict[str, Any]) -> None:
+    """RecordError unless the header names a record of this version, its theme, squads, rules and first player."""
     if header.get("record") != RECORD_KIND:
         raise RecordError(f"line {number}: not a duelkit game record (the header lacks \"record\": \"{RECORD_KIND}\")")
     if header.get("version") != RECORD_VERSION:
@@ -211,9 +220,8 @@ def parse_record(text: str) -> Record:
     squads = header["squads"]
     if len(squads) != 2 or not all(isinstance(s, str) for s in squads):
         raise RecordError(f"line {number}: 'squads' names two squads")
-    if header.get("first") not in SIDE_NAMES:
+    if header.get("first") not in PLAYERS:  # "A" or "B" (Player is a str enum)
         raise RecordError(f"line {number}: 'first' is \"A\" or \"B\"")
-    return Record(header, rows[1:])
 
 
 def record_rules(record: Record) -> Rules:
@@ -240,8 +248,7 @@ class Replay:
 
 def replay(record: Record, game: Game, until_turn: int | None = None) -> Replay:
     """Re-play every line against `legal_actions` / `chance_outcomes`; stop at the first divergence."""
-    first = SIDE_NAMES.index(record.header["first"])
-    state = GameState.initial(game, first)
+    state = GameState.initial(game, Player(record.header["first"]))
     result = Replay(state, 0)
     for number, row in record.lines:
         if until_turn is not None and result.at_turn is None and state.turn + 1 >= until_turn:
@@ -273,33 +280,42 @@ def _replay_line(state: GameState, row: dict[str, Any]) -> str | None:
     if state.is_terminal():
         return "the game was already over"
     if "spin" in row:
-        spin = row["spin"]
-        if state.current_player != CHANCE:
-            return f"a spin is recorded but player {SIDE_NAMES[state.current_player]} is to act"
-        if not isinstance(spin, dict) or type(spin.get("segment")) is not int:
-            return "a spin line needs a whole-number 'segment'"
-        reason, slot = state.spin  # type: ignore[misc]
-        if spin.get("unit") != state.game.slots[slot].label:
-            return (f"the spin is recorded for {safe(repr(spin.get('unit')), 60)} but "
-                    f"{state.game.slots[slot].label} spins here")
-        try:
-            state.apply(spin["segment"])
-        except IllegalAction:
-            return f"segment {spin['segment']} is not an outcome of this spin"
-        return None
+        return _replay_spin(state, row["spin"])
     if "action" in row:
-        player = row.get("player")
-        if state.current_player == CHANCE:
-            return "an action is recorded but a spin is due"
-        if player != SIDE_NAMES[state.current_player]:
-            return f"the action is recorded for player {safe(repr(player), 20)} but " \
-                   f"{SIDE_NAMES[state.current_player]} is to act"
-        try:
-            action = action_from_json(state, row["action"])
-            state.apply(action)
-        except RecordError as exc:
-            return str(exc)
-        except IllegalAction:
-            return f"{safe(json.dumps(row['action']), 200)} is not a legal action here"
-        return None
+        return _replay_action(state, row)
     return "the line is neither an action, a spin nor the result"
+
+
+def _replay_spin(state: GameState, spin: object) -> str | None:
+    """Apply a recorded chance outcome; what is wrong with it, if anything."""
+    if state.current_player != CHANCE:
+        return f"a spin is recorded but player {PLAYERS[state.current_player].value} is to act"
+    if not isinstance(spin, dict) or type(spin.get("segment")) is not int:
+        return "a spin line needs a whole-number 'segment'"
+    _, slot = state.spin  # type: ignore[misc]
+    if spin.get("unit") != state.game.slots[slot].label:
+        return (f"the spin is recorded for {safe(repr(spin.get('unit')), 60)} but "
+                f"{state.game.slots[slot].label} spins here")
+    try:
+        state.apply(spin["segment"])
+    except IllegalAction:
+        return f"segment {spin['segment']} is not an outcome of this spin"
+    return None
+
+
+def _replay_action(state: GameState, row: dict[str, Any]) -> str | None:
+    """Apply a recorded player action; what is wrong with it, if anything."""
+    player = row.get("player")
+    if state.current_player == CHANCE:
+        return "an action is recorded but a spin is due"
+    if player != PLAYERS[state.current_player].value:
+        return f"the action is recorded for player {safe(repr(player), 20)} but " \
+               f"{PLAYERS[state.current_player].value} is to act"
+    try:
+        action = action_from_json(state, row["action"])
+        state.apply(action)
+    except RecordError as exc:
+        return str(exc)
+    except IllegalAction:
+        return f"{safe(json.dumps(row['action']), 200)} is not a legal action here"
+    return None

@@ -23,14 +23,14 @@ from toolkit.figure.engine.actions import (
 from toolkit.figure.engine.state import (
     BATTLE,
     CHOICE_PHASE,
-    DRAW,
     RESPIN_PHASE,
     SPIN_REASONS,
     UPGRADE_PHASE,
     GameState,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, SIDE_NAMES, Game
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.players import PLAYERS
 
 CELL = 6  # characters per board column
 REASONS = {"goal_capture": "goal capture", "lockout": "System Lockout", "turn_limit": "the turn limit",
@@ -44,7 +44,7 @@ def safe(text: str, limit: int = 80) -> str:
 
 
 def tag(slot: int) -> str:
-    return f"{SIDE_NAMES[slot // SQUAD_UNITS]}{slot % SQUAD_UNITS + 1}"
+    return f"{PLAYERS[slot // SQUAD_UNITS].value}{slot % SQUAD_UNITS + 1}"
 
 
 def unit_name(state: GameState, slot: int) -> str:
@@ -71,9 +71,7 @@ def render_grid(state: GameState) -> list[str]:
     cols = max(c for _, c in where.values()) + 1
     width = cols * CELL
     canvas = [[" "] * width for _ in range(rows * 2 - 1)]
-    cell_of = {}
     for node, (r, c) in where.items():
-        cell_of[(r, c)] = node
         occupant = state.occ[node]
         name = game.node_names[node]
         meta = game.board.nodes[name]
@@ -88,6 +86,17 @@ def render_grid(state: GameState) -> list[str]:
         start = c * CELL + (CELL - len(text)) // 2 - 1
         for k, ch in enumerate(text):
             canvas[r * 2][start + k] = ch
+    _draw_routes(canvas, game, where)
+    labels = [f"r{r}" for r in range(rows)]
+    lines = []
+    for y, row in enumerate(canvas):
+        prefix = f"{labels[y // 2]:>3} " if y % 2 == 0 else "    "
+        lines.append((prefix + "".join(row)).rstrip())
+    return lines
+
+
+def _draw_routes(canvas: list[list[str]], game: Game, where: dict[int, tuple[int, int]]) -> None:
+    """Each route between two placed nodes: dashes along a row, bars down a column, a slash on a diagonal."""
     for a, near in enumerate(game.adj):
         for b in near:
             if b <= a:
@@ -107,12 +116,6 @@ def render_grid(state: GameState) -> list[str]:
                 x = (ca + cb) * CELL // 2 + CELL // 2 - 1
                 down_right = (rb - ra) * (cb - ca) > 0
                 canvas[y][x] = "\\" if down_right else "/"
-    labels = [f"r{r}" for r in range(rows)]
-    lines = []
-    for y, row in enumerate(canvas):
-        prefix = f"{labels[y // 2]:>3} " if y % 2 == 0 else "    "
-        lines.append((prefix + "".join(row)).rstrip())
-    return lines
 
 
 def render_board(state: GameState) -> str:
@@ -125,7 +128,7 @@ def render_board(state: GameState) -> str:
         squad = safe(game.squad_ids[side], 40)
         hangar = [tag(s) for s in state.units_of(side) if state.pos[s] == HANGAR]
         bay = [tag(s) for s in state.bay[side]]
-        lines.append(f"{SIDE_NAMES[side]} ({squad}): {theme.terms.hangar}: {' '.join(hangar) or '-'}; "
+        lines.append(f"{PLAYERS[side].value} ({squad}): {theme.terms.hangar}: {' '.join(hangar) or '-'}; "
                      f"{theme.terms.repair_bay}: {' '.join(bay) or '-'}")
         for s in state.units_of(side):
             lines.append("  " + unit_line(state, s))
@@ -204,6 +207,6 @@ def describe_outcome(state: GameState) -> str:
         return "the game is not over"
     turns = state.turn + 1
     reason = REASONS.get(result.reason, result.reason)
-    if result.winner == DRAW:
+    if result.winner is None:
         return f"draw by {reason} after {turns} turns"
-    return f"{SIDE_NAMES[result.winner]} wins by {reason} on turn {turns}"
+    return f"{result.winner.value} wins by {reason} on turn {turns}"

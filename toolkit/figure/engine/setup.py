@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from toolkit.figure.database import Database
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import SIDE_NAMES, Game, Slot, compile_board, data_hash, form_for, upgrade_chain
+from toolkit.figure.engine.tables import Game, Slot, compile_board, data_hash, form_for, upgrade_chain
 from toolkit.figure.model import Module, Squad, Unit
 from toolkit.figure.rules.board import Board
 from toolkit.figure.rules.disk import check_disk
 from toolkit.figure.rules.roster import SQUAD_UNITS, upgrade_stages
 from toolkit.figure.rules.status import STATUS_IDS
 from toolkit.figure.theme import Theme
+from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError
 
 
@@ -68,7 +69,7 @@ def compile_game(squads: tuple[Squad, Squad], units: Mapping[str, Unit], modules
                     raise SetupError(f"the Data Disk of '{unit.id}' breaks the rules ({broken[0].message}); "
                                      "`duelkit validate` shows what to fix")
             forms = tuple(form_for(unit, stages[unit.id]) for unit in chain)
-            slots.append(Slot(len(slots), side, f"{SIDE_NAMES[side]}:{unit_id}", forms))
+            slots.append(Slot(len(slots), side, f"{PLAYERS[side].value}:{unit_id}", forms))
     squad_modules = (_modules(modules, squads[0]), _modules(modules, squads[1]))
     names, adj, goals, entries = compile_board(board)
     status_rules = (None, *(theme.status(sid) for sid in STATUS_IDS))
@@ -78,8 +79,8 @@ def compile_game(squads: tuple[Squad, Squad], units: Mapping[str, Unit], modules
 
 
 def new_game(squad_a: Squad | str, squad_b: Squad | str, database: Database, rules: Rules = RULES_DEFAULT,
-             first: int = 0) -> GameState:
-    """The opening state: every unit in its Hangar, `first` (0 = A, 1 = B) to move."""
-    if first not in (0, 1):
-        raise SetupError("first is 0 (side A) or 1 (side B)")
+             first: Player = Player.A) -> GameState:
+    """The opening state: every unit in its Hangar, `first` to move."""
+    if first not in PLAYERS:
+        raise SetupError("first is Player.A or Player.B")
     return GameState.initial(build_game(squad_a, squad_b, database, rules), first)

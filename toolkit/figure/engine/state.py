@@ -1,6 +1,12 @@
 """The game state: a few lists of ints, an OpenSpiel-shaped API, and every core rule of the turn.
 
-`current_player` is A (0), B (1), CHANCE or TERMINAL. At a chance node `chance_outcomes()` lists
+Players: inside the engine a player is a seat int (A = `Player.A.seat` = 0, B = 1; CHANCE = -1 and
+TERMINAL = -2 are not players), so per-player lists index by it and the hot loop compares ints. The API
+edges that name a player speak `toolkit.players.Player`: `initial`/`new_game`'s first player, `arrange`'s
+`to_move`, `outcome().winner` (None for a draw) and the records' "A"/"B"; `PLAYERS[seat]` turns a seat
+(`current_player`, `Slot.side`, `slot // SQUAD_UNITS`) into its Player.
+
+`current_player` is A, B, CHANCE or TERMINAL. At a chance node `chance_outcomes()` lists
 (segment index, exact probability) and `apply(outcome)` takes one; whoever drives the game samples,
 the state holds no random generator. `legal_actions()` is sorted and never empty before the end;
 `apply` raises IllegalAction before changing anything. `clone()` copies a handful of short lists.
@@ -13,7 +19,7 @@ import itertools
 import json
 from array import array
 from fractions import Fraction
-from typing import Any, NamedTuple, cast
+from typing import NamedTuple, TypeAlias, cast
 
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, WAIT_TURNS
 from toolkit.figure.engine import effects
@@ -30,13 +36,26 @@ from toolkit.figure.engine.actions import (
     Action,
     IllegalAction,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Game, SpinTable
-from toolkit.figure.model import Color
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable
+from toolkit.figure.model import (
+    BoardEffect,
+    ClearAdjacentStatusEffect,
+    ClearHangarWaitEffect,
+    Color,
+    MoveAllyEffect,
+    MoveSelfEffect,
+    PushOpponentEffect,
+    Segment,
+    SwapWithOpponentEffect,
+)
 from toolkit.figure.rules.combat import Outcome, resolve
 from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.rules.status import StatusRule
+from toolkit.players import PLAYERS, Player
 
-A, B, CHANCE, TERMINAL = 0, 1, -1, -2
-DRAW = -1  # the winner of a drawn game
+A, B = Player.A.seat, Player.B.seat  # seats (see the module docstring)
+CHANCE, TERMINAL = -1, -2
+DRAW = -1  # the winner seat stored for a drawn game (outcome() reports None)
 
 # Phases of a turn. START allows modules, subroutines and the move; SUB subroutines and the move.
 START, SUB, MOVE_PHASE, BATTLE, RESPIN_PHASE, UPGRADE_PHASE, CHOICE_PHASE, SPIN, OVER = range(9)
@@ -54,8 +73,13 @@ PASS_ACTION = Action(PASS)
 DIGEST_MASK = (1 << 64) - 1  # damage slot, damage, star slot, stars, move-through slot, extra MP
 
 
+# What a decision waits on: the slot that may upgrade (UPGRADE_PHASE), or a board effect's (unit, node) options
+# and whether passing is allowed (CHOICE_PHASE); None otherwise.
+Pending: TypeAlias = int | tuple[tuple[tuple[int, int], ...], bool] | None
+
+
 class GameOutcome(NamedTuple):
-    winner: int  # A, B or DRAW
+    winner: Player | None  # None: a draw
     reason: str
 
 
@@ -91,15 +115,17 @@ class GameState:
     spin: tuple[int, int] | None
     queue: tuple[int, ...]
     decider: int
-    pending: Any
+    pending: Pending
     result: tuple[int, str] | None
     seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
-    history: dict[tuple, int]
+    history: dict[tuple[int, ...], int]  # position_key() -> times seen
     _shared: bool
-    _legal: list | None
+    _legal: list[Action] | list[int] | None
 
     @classmethod
-    def initial(cls, game: Game, first: int) -> GameState:
+    def initial(cls, game: Game, first: Player) -> GameState:
+        """Every unit in its Hangar, `first` to move."""
+        seat = first.seat
         s = cls.__new__(cls)
         s.game = game
         n = len(game.slots)
@@ -116,7 +142,7 @@ class GameState:
         s.used = [0, 0]
         s.subs = 0
         s.turn = 0
-        s.player = first
+        s.player = seat
         s.phase = START
         s.tfx = NO_TURN_FX
         s.moved = -1
@@ -125,7 +151,7 @@ class GameState:
         s.battle = None
         s.spin = None
         s.queue = ()
-        s.decider = first
+        s.decider = seat
         s.pending = None
         s.result = None
         s.seen = 0
@@ -155,7 +181,10 @@ class GameState:
         return self.phase == SPIN
 
     def outcome(self) -> GameOutcome | None:
-        return None if self.result is None else GameOutcome(*self.result)
+        if self.result is None:
+            return None
+        winner, reason = self.result
+        return GameOutcome(None if winner == DRAW else PLAYERS[winner], reason)
 
     def returns(self) -> tuple[int, int]:
         """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
@@ -203,14 +232,14 @@ class GameState:
             return []
         return list(self._spin_table().outcomes)
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action] | list[int]:
         """Sorted legal actions of the player to move; at a chance node, the possible outcomes."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
 
-    def apply(self, action: Action | int) -> None:
+    def apply(self, action: Action | int) -> None:  # noqa: C901  - one flat branch per action kind, the hot path
         """Play an action (or, at a chance node, an outcome). Illegal: IllegalAction, nothing changes."""
         phase = self.phase
         if phase == OVER:
@@ -278,16 +307,16 @@ class GameState:
 
     # ---- derived facts ----------------------------------------------------------------------
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[object, ...]:
         return tuple(_tuplify(getattr(self, name)) for name in _FIELDS)
 
-    def status_rule(self, slot: int):
+    def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
 
     def units_of(self, side: int) -> range:
         return range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS)
 
-    def form_of(self, slot: int):
+    def form_of(self, slot: int) -> Form:
         return self.game.slots[slot].forms[self.form[slot]]
 
     def effective_mp(self, slot: int) -> int:
@@ -358,22 +387,27 @@ class GameState:
 
     # ---- legal actions ------------------------------------------------------------------------
 
-    def _compute_legal(self) -> list:
+    def _compute_legal(self) -> list[Action] | list[int]:
+        if self.phase == SPIN:
+            return list(range(len(self._spin_table().segments)))
+        return self._decisions()
+
+    def _decisions(self) -> list[Action]:
+        """The actions of the player to act (not at a chance node)."""
         phase = self.phase
         if phase == OVER:
             return []
-        if phase == SPIN:
-            return list(range(len(self._spin_table().segments)))
         if phase == BATTLE:
             moved = self.moved
             return [Action(ATTACK, moved, enemy) for enemy in self.adjacent_enemies(moved)] + [PASS_ACTION]
         if phase == RESPIN_PHASE:
-            return [PASS_ACTION] + self._respin_actions()
+            return [PASS_ACTION, *self._respin_actions()]
         if phase == UPGRADE_PHASE:
+            assert isinstance(self.pending, int)  # the slot that may upgrade
             return [PASS_ACTION, Action(UPGRADE, self.pending)]
         if phase == CHOICE_PHASE:
             return self._choice_actions()
-        actions: list = []
+        actions: list[Action] = []
         if phase == START:
             actions += self._module_actions()
         if phase <= SUB:
@@ -384,7 +418,7 @@ class GameState:
             actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
         return actions
 
-    def _move_actions(self) -> list:
+    def _move_actions(self) -> list[Action]:
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn)."""
         side = self.player
         game = self.game
@@ -397,8 +431,8 @@ class GameState:
         min_mp = game.rules.min_mp
         through = self.tfx[4]
         reach = game.reach_mask
-        actions: list = []
-        wakes = []
+        actions: list[Action] = []
+        wakes: list[Action] = []
         for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
             where = pos[slot]
             if where == HANGAR:
@@ -427,13 +461,13 @@ class GameState:
                 actions += game.moves_to(slot, found)
         return actions + wakes if wakes else actions
 
-    def _module_actions(self) -> list:
+    def _module_actions(self) -> list[Action]:
         side = self.player
         kinds = self.game.module_kinds[side]
         used = self.used[side]
         if used == (1 << len(kinds)) - 1:
             return []
-        actions = []
+        actions: list[Action] = []
         pos = self.pos
         units = self.units_of(side)
         field = [s for s in units if pos[s] >= 0]
@@ -453,12 +487,12 @@ class GameState:
             # respin is played during a battle (RESPIN), not in the module phase
         return actions
 
-    def _subroutine_actions(self) -> list:
+    def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
         clear a Hangar unit's Wait."""
         game = self.game
         side = self.player
-        actions = []
+        actions: list[Action] = []
         pos = self.pos
         for slot in self.units_of(side):
             if not game.activated[slot] or pos[slot] < 0 or self.subs >> slot & 1:
@@ -473,12 +507,13 @@ class GameState:
                             if pos[s] == HANGAR and self.wait[s] > 0]
         return actions
 
-    def _choice_actions(self) -> list:
+    def _choice_actions(self) -> list[Action]:
+        assert isinstance(self.pending, tuple)  # (the (unit, node) options, whether passing is allowed)
         options, optional = self.pending
         choices = [Action(CHOOSE, s, n) for s, n in options]
         return [PASS_ACTION, *choices] if optional else choices
 
-    def _respin_actions(self) -> list:
+    def _respin_actions(self) -> list[Action]:
         side = self.decider
         att, dfn = self.battle[0], self.battle[1]  # type: ignore[index]
         slot = att if side == att // SQUAD_UNITS else dfn
@@ -519,7 +554,7 @@ class GameState:
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
-        legal = self._compute_legal()
+        legal = self._decisions()  # phase START: a player acts
         if rules.lockout != "off" and not any(a[0] == MOVE or a[0] == WAKE for a in legal):
             self._finish(1 - player, LOCKOUT)
             return
@@ -712,6 +747,7 @@ class GameState:
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot
         effect = self.game.slots[slot].forms[self.form[slot]].sub
+        assert isinstance(effect, ClearAdjacentStatusEffect | ClearHangarWaitEffect)  # only these are activated
         if effect.kind == "clear_adjacent_status":
             self.status[target] = 0
             self.counter[target] = 0
@@ -745,19 +781,19 @@ class GameState:
     def _spin_table(self) -> SpinTable:
         reason, slot = self.spin  # type: ignore[misc]
         if reason in (SPIN_CONFUSION, SPIN_BATTLE):
-            att, dfn = self.battle[0], self.battle[1]  # type: ignore[index]
-            return self._battle_table(slot, dfn if slot == att else att)
+            return self._battle_table(slot)
         return self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
 
-    def _battle_table(self, slot: int, opponent: int) -> SpinTable:
+    def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
         dmg_slot, dmg, star_slot, stars, _, _ = self.tfx
-        damage = (dmg if dmg_slot == slot else 0) + self._subroutine_damage(slot, opponent)
+        damage = (dmg if dmg_slot == slot else 0) + self._subroutine_damage(slot)
         return self.game.spin_table(slot, self.form[slot], self.status[slot], damage,
                                     stars if star_slot == slot else 0, self.segmod[slot])
 
-    def _subroutine_damage(self, slot: int, opponent: int) -> int:
-        """Damage auras of own field units (type_damage_bonus), for this unit in this battle."""
+    def _subroutine_damage(self, slot: int) -> int:
+        """Damage auras of own field units (type_damage_bonus) on this unit: they depend on the unit's types and
+        place, never on the opponent (the spin-table cache is keyed without it)."""
         auras = self.game.auras[slot // SQUAD_UNITS]
         if not auras:
             return 0
@@ -871,15 +907,15 @@ class GameState:
                 self.segmod[slot] = tuple(mods)
             self._next_queued()
 
-    def _segment(self, slot: int, opponent: int, index: int):
+    def _segment(self, slot: int, index: int) -> Segment:
         if index == MISS:
             return self.game.miss_segment
-        return self._battle_table(slot, opponent).segments[index]
+        return self._battle_table(slot).segments[index]
 
     def _resolve_battle(self) -> None:
         """Table 2.1 through `toolkit.figure.rules.combat.resolve`, then what the winning colour does."""
         att, dfn, aseg, dseg, _ = self.battle  # type: ignore[misc]
-        a_seg, d_seg = self._segment(att, dfn, aseg), self._segment(dfn, att, dseg)
+        a_seg, d_seg = self._segment(att, aseg), self._segment(dfn, dseg)
         winner = resolve(a_seg, d_seg)
         if effects.cured_when_attacked(self.status_rule(dfn)):
             self.status[dfn] = 0  # 'the effect is cured if the unit is attacked' (after counting as a Miss)
@@ -892,7 +928,7 @@ class GameState:
         else:
             self._end_turn()
 
-    def _winning_move(self, winner: int, loser: int, segment) -> None:
+    def _winning_move(self, winner: int, loser: int, segment: Segment) -> None:
         color = segment.color
         if color in effects.DAMAGE_COLORS:
             self._deactivate(loser)
@@ -914,31 +950,40 @@ class GameState:
     def _immovable(self, slot: int) -> bool:
         return self.game.sub_kinds[slot][self.form[slot]] == "immovable"
 
-    def _board_effect(self, effect, winner: int, loser: int) -> None:
+    def _board_effect(self, effect: BoardEffect, winner: int, loser: int) -> None:
         """A winning Purple move that moves units: swap at once, or offer the winner's owner the choices."""
-        game = self.game
         side = winner // SQUAD_UNITS
-        free = game.full_mask & ~(self.masks[0] | self.masks[1])
-        options: list[tuple[int, int]] = []
-        optional = False
-        kind = effect.kind
-        if kind == "swap_with_opponent":
+        if isinstance(effect, SwapWithOpponentEffect):
             if self.pos[loser] >= 0 and not self._immovable(loser):
                 a, b = self.pos[winner], self.pos[loser]
                 self._put(winner, b)
                 self._put(loser, a)
-                if game.rules.surround_after == "any_position_change":
+                if self.game.rules.surround_after == "any_position_change":
                     self._after_placement(side)
                 else:
                     self._goal_by_placement(side)
             self._end_turn()
             return
-        if kind == "push_opponent":
+        options = self._placement_options(effect, winner, loser)
+        if not options:
+            self._end_turn()
+            return
+        self.pending = (tuple(sorted(options)), isinstance(effect, MoveAllyEffect))  # moving an ally is optional
+        self.decider = side
+        self.phase = CHOICE_PHASE
+
+    def _placement_options(self, effect: PushOpponentEffect | MoveSelfEffect | MoveAllyEffect, winner: int,
+                           loser: int) -> list[tuple[int, int]]:
+        """(unit, free node) pairs a push, a move of the winner or a move of an ally may choose from."""
+        game = self.game
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        options: list[tuple[int, int]] = []
+        if isinstance(effect, PushOpponentEffect):
             targets = self.adjacent_enemies(winner) if effect.any_adjacent else [loser]
             for target in targets:
                 if self.pos[target] >= 0 and not self._immovable(target):
                     options += [(target, n) for n in _bits(game.nbr_mask[self.pos[target]] & free)]
-        elif kind == "move_self":
+        elif isinstance(effect, MoveSelfEffect):
             if effect.beside_opponent:
                 if self.pos[loser] >= 0:
                     options = [(winner, n) for n in _bits(game.nbr_mask[self.pos[loser]] & free)]
@@ -948,20 +993,14 @@ class GameState:
                 if effect.exact:
                     found &= ~game.reach_mask(start, effect.steps - 1, free)
                 options = [(winner, n) for n in _bits(found)]
-        elif kind == "move_ally":
-            optional = True
-            for ally in self.units_of(side):
+        else:
+            for ally in self.units_of(winner // SQUAD_UNITS):
                 if ally == winner or self.pos[ally] < 0:
                     continue
                 if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
                     continue
                 options += [(ally, n) for n in _bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
-        if not options:
-            self._end_turn()
-            return
-        self.pending = (tuple(sorted(options)), optional)
-        self.decider = side
-        self.phase = CHOICE_PHASE
+        return options
 
     def _upgrade_offered(self, slot: int) -> bool:
         return (self.game.rules.upgrade_offer != "never" and self.pos[slot] >= 0
@@ -985,7 +1024,8 @@ def _bits(mask: int) -> list[int]:
     return found
 
 
-def _tuplify(value: Any) -> Any:
+def _tuplify(value: object) -> object:
+    """Lists (JSON's arrays) and tuples as tuples all the way down: hashable, and the same either way."""
     if isinstance(value, list | tuple):
         return tuple(_tuplify(v) for v in value)
     return value

@@ -12,20 +12,20 @@ import itertools
 import json
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TypeAlias
 
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import MOVE, Action
 from toolkit.figure.engine.rules import Rules
-from toolkit.figure.model import Color, Module, Segment, Unit
+from toolkit.figure.model import Color, Module, Segment, SubroutineEffect, TypeDamageBonusEffect, Unit
 from toolkit.figure.rules.board import Board
 from toolkit.figure.rules.disk import Disk, with_upgrade
 from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.rules.status import STATUS_IDS, StatusRule
 from toolkit.figure.theme import Theme
+from toolkit.players import Player
 
 HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board node
-SIDE_NAMES = ("A", "B")
 REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
@@ -44,7 +44,7 @@ class Form:
         return self.unit.mp
 
     @property
-    def sub(self) -> Any:
+    def sub(self) -> SubroutineEffect | None:
         """The structured subroutine effect of this form (None: none, or text only)."""
         return self.unit.subroutine.effect if self.unit.subroutine is not None else None
 
@@ -58,6 +58,10 @@ class Slot:
     side: int
     label: str  # "A:sq-7": side and the squad's unit id (the base form), unique in a game
     forms: tuple[Form, ...]
+
+
+# A disk variant: slot, form, status code, damage bonus, star bonus, lasting per-segment losses.
+TableKey: TypeAlias = tuple[int, int, int, int, int, tuple[int, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class Game:
     status_rules: tuple[StatusRule | None, ...]  # index 0: no status; i: STATUS_IDS[i - 1]
     miss_segment: Segment = field(init=False)
     move_actions: tuple[tuple[Action, ...], ...] = field(init=False)
-    _tables: dict[tuple, SpinTable] = field(default_factory=dict, init=False, repr=False)
+    _tables: dict[TableKey, SpinTable] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.miss_segment = Segment(move=self.theme.colors[Color.RED], color=Color.RED, size=1)
@@ -104,7 +108,7 @@ class Game:
         self.sub_kinds = tuple(tuple(f.sub_kind() for f in slot.forms) for slot in self.slots)
         # (slot, form, effect) of every damage aura, per side; empty tuples keep the battle path fast
         self.auras = tuple(tuple((slot.index, i, form.sub) for slot in self.slots if slot.side == side
-                                 for i, form in enumerate(slot.forms) if form.sub_kind() == "type_damage_bonus")
+                                 for i, form in enumerate(slot.forms) if isinstance(form.sub, TypeDamageBonusEffect))
                            for side in (0, 1))
         self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
 
@@ -198,15 +202,15 @@ def compile_board(board: Board) -> tuple[tuple[str, ...], tuple[tuple[int, ...],
         neighbours[index[a]].add(index[b])
         neighbours[index[b]].add(index[a])
     adj = tuple(tuple(sorted(n)) for n in neighbours)
-    goals = (index[board.goal("A")], index[board.goal("B")])
-    entries = (tuple(index[e] for e in board.entries("A")), tuple(index[e] for e in board.entries("B")))
+    goals = (index[board.goal(Player.A)], index[board.goal(Player.B)])
+    entries = (tuple(index[e] for e in board.entries(Player.A)), tuple(index[e] for e in board.entries(Player.B)))
     return names, adj, goals, entries
 
 
 def upgrade_chain(units: dict[str, Unit], base_id: str) -> tuple[Unit, ...]:
     chain = [units[base_id]]
     while chain[-1].upgrades_to in units and len(chain) <= len(units):
-        chain.append(units[chain[-1].upgrades_to])  # type: ignore[index]
+        chain.append(units[chain[-1].upgrades_to])
     return tuple(chain)
 
 
