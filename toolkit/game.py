@@ -17,6 +17,7 @@ from toolkit.problems import Problem, UsageError
 
 if TYPE_CHECKING:
     from toolkit.kit.component import Component
+    from toolkit.kit.options import PrintOptions
 
 
 class NotApplicable(UsageError):
@@ -114,8 +115,9 @@ class Game(ABC):
         return 0
 
     @abstractmethod
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
-        """Every component of the printable kit, in print order."""
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  options: PrintOptions | None = None) -> list[Component]:
+        """Every component of the printable kit, in print order, laid out as `options` asks."""
 
     def kit_title(self, data: GameData) -> str:
         del data

@@ -14,6 +14,7 @@ from toolkit.figure.database import Database, bundled_dataset, load_board, load_
 from toolkit.figure.theme import load_theme
 from toolkit.game import Advance, Game, GameData, OddsRequest, Output, Report, Where
 from toolkit.kit.component import Component
+from toolkit.kit.options import PrintOptions
 from toolkit.paths import DEFAULT_BOARD
 from toolkit.problems import Problem, UsageError
 
@@ -64,12 +65,13 @@ class FigureGame(Game):
 
         return 2 * len(GENERATORS) + 1
 
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  options: PrintOptions | None = None) -> list[Component]:
         from toolkit.figure.kit.build import build_components
 
         database = _database(data)
         components = []
-        for component in build_components(database, paper):
+        for component in build_components(database, paper, options or PrintOptions()):
             advance(f"{self.id}: {component.name}")
             components.append(component)
         if with_balance:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
+from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 from toolkit.sword.context import SwordContext, SwordDatabase
@@ -67,11 +68,12 @@ class SwordGame(Game):
 
         return 2 * len(SWORD_GENERATORS)
 
-    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool) -> list[Component]:
+    def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
+                  options: PrintOptions | None = None) -> list[Component]:
         from toolkit.sword.kit.build import SWORD_GENERATORS
 
         del with_balance  # no balance report: see `balance`
-        context = SwordContext(_database(data), paper)
+        context = SwordContext(_database(data), paper, options or PrintOptions())
         components = []
         for _, generate in SWORD_GENERATORS:
             component = generate(context)

@@ -16,6 +16,7 @@ from toolkit.figure.kit.spinners import build_spinners
 from toolkit.figure.kit.tokens import build_tokens
 from toolkit.kit.batch import batch_allocation
 from toolkit.kit.component import Component
+from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem
 
 Generator = Callable[[KitContext], Component]
@@ -44,9 +45,9 @@ def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
     return warnings
 
 
-def build_components(database: Database, paper: str) -> Iterator[Component]:
+def build_components(database: Database, paper: str, options: PrintOptions | None = None) -> Iterator[Component]:
     """Each component in print order; a generator so a caller can show progress."""
-    context = KitContext(database, paper)
+    context = KitContext(database, paper, options or PrintOptions())
     for _, generate in GENERATORS:
         yield generate(context)
 

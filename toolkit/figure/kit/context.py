@@ -8,12 +8,14 @@ from toolkit.figure.database import Database
 from toolkit.figure.model import Squad, Unit
 from toolkit.figure.theme import Theme
 from toolkit.kit.fits import TextFits
+from toolkit.kit.options import PrintOptions
 
 
 @dataclass(frozen=True)
 class KitContext:
     db: Database
     paper: str  # "a4" or "letter"
+    options: PrintOptions = field(default_factory=PrintOptions)  # layout, ink and board paper
     # Text cut short while laying out (R001); each generator drains it into its component's warnings.
     fits: TextFits = field(default_factory=TextFits, compare=False)
 

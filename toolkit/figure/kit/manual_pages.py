@@ -176,6 +176,8 @@ def build_manual_component(ctx: KitContext, manual: Manual) -> Component:
     flow.text(manual.subtitle, 8, color=MUTED, gap=3)
     for section in manual.sections:
         flow.section(section)
+    for page in flow.pages:
+        page.side = "flow"  # a manual may be printed on both sides of its sheets, in reading order
     component = Component("manual", manual.title, pages=flow.pages)
     component.pieces = [(f"manual-p{k}", page) for k, page in enumerate(flow.pages, start=1)]
     return component

@@ -10,7 +10,7 @@ from __future__ import annotations
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Module
 from toolkit.figure.theme import Terms
-from toolkit.kit.cards import POKER, SAFE, card_back, card_face, card_piece, heading
+from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, card_piece, heading
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
@@ -19,7 +19,7 @@ from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Tex
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 
 CARD_W, CARD_H = POKER
-INNER = SAFE - 1.5  # the frame card_face draws
+INNER = FRAME  # the frame card_face draws
 HEADER_H = 15.5
 ICON_Y = 28.0
 ICON_R = 7.5

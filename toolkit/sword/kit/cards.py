@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.kit.cards import POKER, SAFE, card_face
+from toolkit.kit.cards import FRAME, POKER, SAFE, card_face
 from toolkit.kit.component import Component
 from toolkit.kit.fits import Spot
 from toolkit.kit.palette import INK
@@ -44,7 +44,7 @@ from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Move
 
 CARD_W, CARD_H = POKER
-INNER = SAFE - 1.5  # where card_face draws its frame
+INNER = FRAME  # where card_face draws its frame
 TEXT_X = SAFE + 1.0
 TEXT_W = CARD_W - 2 * TEXT_X
 FOOT_Y = CARD_H - SAFE - 1.0  # footer baseline

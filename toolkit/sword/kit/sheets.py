@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from toolkit.kit.cards import POKER
 from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
+from toolkit.render import impose
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Polygon, Rect, Shape, Style, Text, filled
@@ -38,6 +39,7 @@ from toolkit.sword.kit.common import (
 )
 from toolkit.sword.rules.positions import Move
 
+PRINTABLE = impose.SHEET_MARGIN + 0.5  # the outermost strokes stay clear of the printer's dead zone
 BOX = 17.0  # track box: a 14 mm track marker sits inside
 BOX_GAP = 1.6
 LABEL_W = 50.0  # the track name column
@@ -171,7 +173,7 @@ PLAYS = ("Nothing (Stay Put)", "One Movement card", "Insight", "One Combat card 
 def player_mat(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
     width, height = PAPER_SIZES[ctx.paper]
     # Three card spaces side by side need nearly the whole width: the mat's side margin follows them.
-    gap = min(8.0, (width - 2 * 5.0 - 3 * SLOT_W) / 2)
+    gap = min(8.0, (width - 2 * PRINTABLE - 3 * SLOT_W) / 2)
     m = (width - 3 * SLOT_W - 2 * gap) / 2
     top = SHEET_MARGIN
     inner = width - 2 * m
@@ -370,7 +372,7 @@ def attribute_sheet(ctx: SwordContext, side: Side, cuts: Cuts) -> Page:
     page.add(Group(tuple(_cover_half(side, width, half, cuts)), dx=width, dy=half, rotate=180))
     # The fold.
     fold = Style(stroke=SUMI, width=0.35, dash=(3.0, 1.8))
-    page.add(Line(4.0, half, width - 4.0, half, fold))
+    page.add(Line(PRINTABLE, half, width - PRINTABLE, half, fold))
     label = "fold here, printed side out, and stand it like a tent: this half faces you, the other your opponent"
     page.add(Text(width / 2, half - 1.6, label, 6.5, "regular", MUTED_INK, "middle"))
     page.add(*_owner_half(ctx, side, width, half + 8.0, height - SHEET_MARGIN - 2.0, cuts))
