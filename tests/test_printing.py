@@ -250,3 +250,33 @@ def test_board_paper_prints_the_board_on_one_sheet(tmp_path: Path, paper: str, s
     assert box[2] == pytest.approx(size[0], abs=0.1) and box[3] == pytest.approx(size[1], abs=0.1)
     plan = page_texts(tmp_path / "chimera" / "kit.pdf")[0]
     assert paper.upper() in plan.upper() and "more than one paper size" in plan
+
+
+def ink_coverage(pdf_path: Path, page: int, dpi: int = 30) -> float:
+    """Share of the page that takes ink (any pixel not near-white)."""
+    document = pypdfium2.PdfDocument(str(pdf_path))
+    try:
+        image = document[page - 1].render(scale=dpi / 72).to_pil().convert("L")
+    finally:
+        document.close()
+    histogram = image.histogram()
+    return 1 - sum(histogram[235:]) / sum(histogram)
+
+
+def test_fold_layout_puts_each_back_beside_its_front_and_ink_saver_backs(tmp_path: Path) -> None:
+    assert main(["build", "--game", "duel-protocol", "--out", str(tmp_path / "grid")]) == 0
+    assert main(["build", "--game", "duel-protocol", "--layout", "fold", "--ink", "saver",
+                 "--out", str(tmp_path / "fold")]) == 0
+    kit = page_texts(tmp_path / "fold" / "duel-protocol" / "kit.pdf")
+    assert not any(BLANK in text for text in kit) and "double-sided" not in kit[0]
+    with pdfplumber.open(tmp_path / "fold" / "duel-protocol" / "schematics.pdf") as pdf:
+        for page in pdf.pages:
+            text = page.extract_text() or ""
+            cards = text.count("DATA DISK")
+            folds = [line for line in page.lines if line.get("dash") and line["dash"][0]
+                     and abs(line["x0"] - line["x1"]) < 0.01 and (line["bottom"] - line["top"]) / MM > 120]
+            # a 140 x 120 mm front-and-back piece: the fold runs down its middle, the back beside the front
+            assert cards and len(folds) == cards and text.count("Reference Schematic") >= 2 * cards
+    assert ink_coverage(tmp_path / "grid" / "duel-protocol" / "schematics.pdf", 2) > 0.4  # solid backs
+    assert main(["build", "--game", "duel-protocol", "--ink", "saver", "--out", str(tmp_path / "saver")]) == 0
+    assert ink_coverage(tmp_path / "saver" / "duel-protocol" / "schematics.pdf", 2) < 0.1

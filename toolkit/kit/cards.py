@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolkit.kit.options import PrintOptions
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
-from toolkit.render.impose import BLEED, SAFE_ZONE
+from toolkit.render.impose import BLEED, SAFE_ZONE, card_grid, fold_pairs, impose_cards
 from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line
 
@@ -46,6 +47,17 @@ def card_back(width: float, height: float, game: str, kind: str, accent: str = A
     label = fit_line(kind, radius * 1.5, "regular", 7, 5)
     items.append(Text(cx, cy + 4.5, label.lines[0], label.size, "regular", ink, "middle"))
     return items
+
+
+def impose_deck(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]], card_w: float, card_h: float,
+                paper: str, label: str, options: PrintOptions) -> list[Page]:
+    """Cards laid out as the user asked: a grid of fronts, each sheet followed by its mirrored backs; or,
+    with `--layout fold`, each front beside its back with a fold line, on one-sided sheets. `backs` holds
+    one back per front, or one back for every card."""
+    if options.layout == "fold":
+        pairs = fold_pairs(fronts, backs, card_w, card_h)
+        return impose_cards(pairs, None, card_grid(paper, 2 * card_w, card_h), f"{label} (fold)")
+    return impose_cards(fronts, backs, card_grid(paper, card_w, card_h), label)
 
 
 def card_piece(art: Sequence[Shape], width: float, height: float, label: str = "") -> Page:

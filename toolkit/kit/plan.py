@@ -3,8 +3,8 @@ and blank pages so the whole file prints double-sided in one go.
 
 Printed double-sided, page 2k-1 and page 2k share a sheet. So every sheet of the kit takes exactly two
 pages: a front on an odd page, then its back, or a blank page when it is one-sided. Consecutive "flow"
-pages (a manual) fill both sides of their sheets in order. With `--simplex` there are no backs and no
-blanks: every page is a one-sided sheet.
+pages (a manual) fill both sides of their sheets in order. With `--simplex` (and with `--layout fold`, whose
+backs are printed beside their fronts) there are no backs and no blanks: every page is a one-sided sheet.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def prepared(page: Page, options: PrintOptions) -> Page:
     if options.guides:
         items += page.guides
     dx, dy = options.back_offset
-    if page.side == "back" and (dx or dy):
+    if page.side == "back" and (dx or dy) and not one_sided(options):
         items = [Group(tuple(items), dx=dx, dy=-dy)]
     if options.guides:
         items += sheet_guides(page.width, page.height)
@@ -101,7 +101,7 @@ def prepared(page: Page, options: PrintOptions) -> Page:
 
 def component_pages(component: Component, options: PrintOptions) -> list[Page]:
     """A component's own PDF: its pages as printed, without backs under --simplex."""
-    return [prepared(page, options) for page in component.pages if not (options.simplex and page.side == "back")]
+    return [prepared(page, options) for page in component.pages if not (one_sided(options) and page.side == "back")]
 
 
 def blank_page(like: Page) -> Page:
@@ -109,6 +109,11 @@ def blank_page(like: Page) -> Page:
     note = Text(like.width / 2, like.height / 2, "this side is left blank on purpose", 7, "regular", "#aaaaaa",
                 "middle")
     return Page(like.width, like.height, [note], label="blank", side="back")
+
+
+def one_sided(options: PrintOptions) -> bool:
+    """Kits meant for one-sided printing: no backs on the backs of sheets, and no blank pages."""
+    return options.simplex or options.layout == "fold"
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,7 @@ def _how(sheet: Sheet, options: PrintOptions) -> str:
         return f"double-sided, flip on {flip_edge(sheet.front)} (text pages)"
     if sheet.back is not None:
         return f"double-sided, flip on {flip_edge(sheet.front)}"
-    if options.simplex:
+    if one_sided(options):
         return "single-sided"
     return "single-sided (its back page is blank)"
 
@@ -142,7 +147,7 @@ def _layout(sheets: Sequence[Sheet], options: PrintOptions, first_page: int) -> 
         pages.append(prepared(sheet.front, options))
         if sheet.back is not None:
             pages.append(prepared(sheet.back, options))
-        elif not options.simplex:
+        elif not one_sided(options):
             pages.append(blank_page(sheet.front))
         how, paper = _how(sheet, options), paper_name(sheet.front)
         end = first_page + len(pages) - 1
@@ -157,19 +162,19 @@ def _layout(sheets: Sequence[Sheet], options: PrintOptions, first_page: int) -> 
 def kit_pages(components: Sequence[Component], title: str, options: PrintOptions) -> list[Page]:
     """Every page of kit.pdf: the "how to print" plan first, then each sheet as printed."""
     sheets = [sheet for component in components for sheet in sheets_of(component)]
-    if options.simplex:
+    if one_sided(options):
         sheets = [Sheet(s.part, s.front, s.back if s.flow else None, s.flow) for s in sheets]
         sheets = [split for s in sheets for split in _split_flow(s)]
     like = sheets[0].front if sheets else Page(*PAPER_SIZES["a4"])
     plan_count = 1
     while True:  # the plan's own length moves every page number after it
-        first = plan_count + (plan_count % 2 if not options.simplex else 0) + 1
+        first = plan_count + (plan_count % 2 if not one_sided(options) else 0) + 1
         body, rows = _layout(sheets, options, first)
         plan = plan_pages(rows, title, options, like, sheets)
         if len(plan) == plan_count:
             break
         plan_count = len(plan)
-    if not options.simplex and len(plan) % 2:
+    if not one_sided(options) and len(plan) % 2:
         plan.append(blank_page(like))
     return plan + body
 
@@ -185,7 +190,10 @@ def _instructions(rows: Sequence[PlanRow], options: PrintOptions, sheets: Sequen
     duplex = any(sheet.duplex and not sheet.flow for sheet in sheets)
     steps = ["Print the print test first, at 100 % (\"actual size\"; turn off \"fit to page\"), and check its "
              "ruler: every piece of the kit is drawn to size."]
-    if options.simplex:
+    if options.layout == "fold":
+        steps.append("Print every page single-sided (built with --layout fold): cut each card out with its back "
+                     "as one piece, fold it on the dashed line, back behind front, and glue the halves together.")
+    elif options.simplex:
         steps.append("This kit has no backs (built with --simplex): print every page single-sided.")
     else:
         edges = sorted({flip_edge(sheet.front) for sheet in sheets if sheet.duplex})
@@ -198,7 +206,7 @@ def _instructions(rows: Sequence[PlanRow], options: PrintOptions, sheets: Sequen
                          "down (top edge first), then print the even pages. Or build with --layout fold "
                          "(front and back side by side, fold and glue) or --simplex (no backs).")
     dx, dy = options.back_offset
-    if (dx or dy) and not options.simplex:
+    if (dx or dy) and not one_sided(options):
         steps.append(f"Backs are shifted by {dx:+g} mm across and {dy:+g} mm down to cancel the drift the print "
                      "test measured (--back-offset).")
     if len(papers) > 1:
