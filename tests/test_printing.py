@@ -36,8 +36,16 @@ def project_with(base: Path, units: int) -> Path:
 
 
 def page_texts(pdf_path: Path) -> list[str]:
+    """Each page's text (pdfium: fast), with line breaks as spaces; the plan page laid out by pdfplumber."""
+    document = pypdfium2.PdfDocument(str(pdf_path))
+    try:
+        texts = [" ".join(page.get_textpage().get_text_range().split()) for page in document]
+    finally:
+        document.close()
     with pdfplumber.open(pdf_path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
+        if texts and texts[0].startswith("How to print"):
+            texts[0] = pdf.pages[0].extract_text() or ""
+    return texts
 
 
 def crop_xs(page) -> list[float]:
@@ -116,9 +124,10 @@ def test_simplex_kit_has_no_backs_and_no_blanks(tmp_path: Path) -> None:
     assert not any("Print test: back" in text for text in simplex)
     card_backs = sum(1 for text in duplex if text.strip() and set(text.split()) <= {"DUEL", "PROTOCOL", "Reference",
                                                                                    "Schematic", "Strategic", "Module"})
-    assert card_backs >= 3
-    assert len(simplex) == len(duplex) - card_backs - 1 - sum(BLANK in text for text in duplex) - 1  # no print-test
-    assert "single-sided" in simplex[0] and "double-sided" not in simplex[0]  # back, no blank after the plan
+    assert card_backs == 6  # 5 sheets of schematics, 1 of modules
+    # no card backs, no blank pages (the plan's included), no print-test back
+    assert len(simplex) == len(duplex) - card_backs - sum(BLANK in text for text in duplex) - 1
+    assert "single-sided" in simplex[0] and "double-sided" not in simplex[0]
 
 
 def test_back_offset_moves_every_back_page(tmp_path: Path) -> None:
@@ -280,3 +289,33 @@ def test_fold_layout_puts_each_back_beside_its_front_and_ink_saver_backs(tmp_pat
     assert ink_coverage(tmp_path / "grid" / "duel-protocol" / "schematics.pdf", 2) > 0.4  # solid backs
     assert main(["build", "--game", "duel-protocol", "--ink", "saver", "--out", str(tmp_path / "saver")]) == 0
     assert ink_coverage(tmp_path / "saver" / "duel-protocol" / "schematics.pdf", 2) < 0.1
+
+
+def text_sizes(pdf_path: Path, pages: slice = slice(None)) -> list[float]:
+    """Every font size (pt) set on these pages, forms included. duelkit's pages draw in millimetres
+    (a page-wide scale of 72/25.4) and never scale further, so a size in the stream times that is points."""
+    sizes: list[float] = []
+
+    def walk(stream_owner) -> None:
+        for operands, operator in pikepdf.parse_content_stream(stream_owner):
+            if str(operator) == "Tf":
+                sizes.append(round(float(operands[1]) * MM, 2))
+        resources = stream_owner.get("/Resources") if hasattr(stream_owner, "get") else None
+        for _, xobject in ((resources or {}).get("/XObject") or {}).items():
+            if xobject.get("/Subtype") == "/Form":
+                walk(xobject)
+
+    pdf = pikepdf.open(pdf_path)
+    for page in list(pdf.pages)[pages]:
+        walk(page.obj)
+    return sizes
+
+
+def test_print_test_states_the_smallest_text_measured_and_quick_reference_is_readable(tmp_path: Path) -> None:
+    assert main(["build", "--game", "duel-protocol", "--out", str(tmp_path)]) == 0
+    kit = tmp_path / "duel-protocol"
+    parts = [p for p in sorted(kit.glob("*.pdf")) if p.name not in ("kit.pdf", "print-test.pdf")]
+    smallest = min(size for part in parts for size in text_sizes(part))
+    stated = re.search(r"smallest text in this kit is ([\d.]+) pt", " ".join(page_texts(kit / "print-test.pdf")))
+    assert stated and float(stated.group(1)) == pytest.approx(smallest, abs=0.05)
+    assert min(text_sizes(kit / "quick-reference.pdf")) >= 6.5

@@ -16,6 +16,7 @@ class KitContext:
     db: Database
     paper: str  # "a4" or "letter"
     options: PrintOptions = field(default_factory=PrintOptions)  # layout, ink and board paper
+    smallest_text: float | None = None  # pt, measured from the rest of the kit (stated by the print test)
     # Text cut short while laying out (R001); each generator drains it into its component's warnings.
     fits: TextFits = field(default_factory=TextFits, compare=False)
 

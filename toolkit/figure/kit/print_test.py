@@ -173,14 +173,16 @@ def _front(ctx: KitContext, gap: float) -> tuple[Page, float]:
         items.append(Text(MARGIN + 48, ly + 1.0, f"{weight:g} mm" + (f"  ({what})" if what else ""), 7,
                           "regular", INK))
     tx = width / 2 + 5
-    for index, size in enumerate((5, 6, 7, 8)):
-        sample = fit_line(f"{size} pt: {terms.units} {terms.data_disk} 01-96 ★", width - MARGIN - tx,
+    smallest = ctx.smallest_text
+    sizes = sorted({round(smallest, 1), 6.5, 7, 8}) if smallest else [5, 6, 7, 8]
+    for index, size in enumerate(sizes[:4]):
+        sample = fit_line(f"{size:g} pt: {terms.units} {terms.data_disk} 01-96 ★", width - MARGIN - tx,
                           "regular", size, size)
         items.append(Text(tx, y + 2.5 + index * 4.2, sample.lines[0], size, "regular", INK))
-    note = fit_line("The smallest text in the kit is 5 pt: it should still be readable.", width / 2 - 5 - MARGIN,
-                    "regular", 6.5, 5)
-    items.append(Text(tx, y + 2.5 + 4 * 4.2 + 0.5, note.lines[0], note.size, "regular", MUTED))
-
+    said = (f"The smallest text in this kit is {smallest:.1f} pt (measured from its pages): it should still be "
+            "readable." if smallest else "Check that the small text is still readable.")
+    note = fit_text(said, width / 2 - 5 - MARGIN, 6.0, "regular", 6.5, 6.5)
+    items += text_lines(note, tx, y + 2.5 + 4 * 4.2 - 2.0, "regular", MUTED)
     bottom = y + 2.5 + 4 * 4.2 + 0.5
 
     # Duplex marks.
