@@ -204,8 +204,8 @@ def test_card_frames_sit_three_mm_inside_the_trim(tmp_path: Path, paper: str) ->
             left, top = frame["x0"] / MM, frame["top"] / MM
             trim_left = max(x for x in xs if x <= left + 1e-6)
             trim_top = max(y for y in ys if y <= top + 1e-6)
-            # the frame's stroke is 0.35 mm wide: its outer edge is half of that outside the path
-            assert left - trim_left >= 3.0 - 0.2 and top - trim_top >= 3.0 - 0.2
+            # the frame's stroke is 0.35 mm wide: its outer edge (the ink) lies half of that outside the path
+            assert left - trim_left - 0.175 >= 3.0 and top - trim_top - 0.175 >= 3.0
 
 
 def test_guides_draw_trim_bleed_and_safe_zones(tmp_path: Path) -> None:

@@ -12,7 +12,10 @@ from toolkit.render.textfit import fit_line
 
 POKER = (63.5, 88.9)  # module cards
 SCHEMATIC = (70.0, 120.0)  # unit schematics: tarot size, 4 to a sheet on A4 and US Letter
-FRAME = SAFE_ZONE  # the card frame: 3 mm inside the trim, so 1-2 mm of cutting or duplex drift never shows
+FRAME_STROKE = 0.35
+# the card frame: its ink 3 mm inside the trim (the path a half stroke and a hair further), so 1-2 mm of
+# cutting or duplex drift never shows
+FRAME = SAFE_ZONE + FRAME_STROKE / 2 + 0.025
 SAFE = FRAME + 1.0  # text keeps this far inside the trim (1 mm inside the frame)
 
 
@@ -20,7 +23,8 @@ def card_face(width: float, height: float, fill: str = CARD_FACE, frame: str = A
     """Background running into the bleed, and a thin frame at the safe zone."""
     return [
         Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(fill)),
-        Rect(FRAME, FRAME, width - 2 * FRAME, height - 2 * FRAME, Style(stroke=frame, width=0.35), radius=2.0),
+        Rect(FRAME, FRAME, width - 2 * FRAME, height - 2 * FRAME, Style(stroke=frame, width=FRAME_STROKE),
+             radius=2.0),
     ]
 
 

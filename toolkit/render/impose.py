@@ -184,7 +184,8 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
     return pages
 
 
-FOLD_STYLE = Style(stroke="#555555", width=0.25, dash=(2.0, 1.2))
+FOLD_STYLE = Style(stroke="#333333", width=0.3, dash=(2.0, 1.2))
+FOLD_HALO = Style(stroke="#ffffff", width=0.7)  # under the dashes: the fold shows on dark backs too
 
 
 def fold_pairs(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]], card_w: float,
@@ -197,7 +198,8 @@ def fold_pairs(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape
         back = backs[index] if len(backs) > 1 else backs[0]
         front_half = Group(tuple(art), clip=Rect(-bleed, -bleed, card_w + bleed, card_h + 2 * bleed))
         back_half = Group(tuple(back), dx=card_w, clip=Rect(0, -bleed, card_w + bleed, card_h + 2 * bleed))
-        pairs.append([front_half, back_half, Line(card_w, -bleed, card_w, card_h + bleed, FOLD_STYLE)])
+        pairs.append([front_half, back_half, Line(card_w, -bleed, card_w, card_h + bleed, FOLD_HALO),
+                      Line(card_w, -bleed, card_w, card_h + bleed, FOLD_STYLE)])
     return pairs
 
 
