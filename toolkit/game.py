@@ -18,6 +18,7 @@ from toolkit.problems import Problem, UsageError
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
     from toolkit.kit.component import Component
+    from toolkit.kit.options import PrintOptions
 
 
 class NotApplicable(UsageError):
@@ -144,8 +145,9 @@ class Game(ABC):
 
     @abstractmethod
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = ()) -> list[Component]:
-        """Every component of the printable kit, in print order; `squads` chooses the sides' squads."""
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
+        """Every component of the printable kit, in print order, laid out as `options` asks; `squads`
+        chooses the sides' squads."""
 
     def kit_title(self, data: GameData) -> str:
         del data

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from toolkit.kit.component import Component
+from toolkit.kit.options import PrintOptions
+from toolkit.kit.plan import component_pages, kit_pages
 from toolkit.problems import DuelkitError
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document
@@ -58,22 +60,31 @@ def safe_name(slug: str) -> str:
 
 
 def kit_files(components: Sequence[Component], title: str, svg: bool,
-              on_render: Callable[[str], None] | None = None) -> dict[str, bytes]:
-    """Every output file's name and bytes: one PDF per component, kit.pdf, and SVG pieces on request."""
+              on_render: Callable[[str], None] | None = None,
+              options: PrintOptions | None = None) -> dict[str, bytes]:
+    """Every output file's name and bytes: one PDF per component, kit.pdf (the print plan first, then
+    every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request."""
+    options = options or PrintOptions()
     files: dict[str, bytes] = {}
     for component in components:
         name = safe_name(component.name)
-        _add_once(files, f"{name}.pdf", render_pdf(Document(f"{title}: {component.title}", component.pages)))
+        _add_once(files, f"{name}.pdf", render_pdf(Document(document_title(title, component.title),
+                                                            component_pages(component, options))))
         if on_render:
             on_render(name)
         if svg:
             for slug, page in component.pieces:
                 _add_once(files, f"{safe_name(slug)}.svg", render_svg(page, slug).encode("utf-8"))
-    all_pages = [page for component in components for page in component.pages]
-    _add_once(files, KIT_FILE, render_pdf(Document(f"{title}: print-and-play kit", all_pages)))
+    pages = kit_pages(components, title, options)
+    _add_once(files, KIT_FILE, render_pdf(Document(f"{title}: print-and-play kit", pages)))
     if on_render:
         on_render("kit")
     return files
+
+
+def document_title(game: str, part: str) -> str:
+    """'Game: part', without naming the game twice when the part's title already starts with it."""
+    return part if part.casefold().startswith(game.casefold()) else f"{game}: {part}"
 
 
 def _add_once(files: dict[str, bytes], name: str, data: bytes) -> None:

@@ -68,9 +68,9 @@ def test_draft_size_changes_the_data_checks_and_the_linter(monkeypatch) -> None:
 
 def test_honor_turn_and_health_change_every_sheet_that_prints_them(monkeypatch) -> None:
     words = _words(monkeypatch, HONOR_TURN=5, START_HEALTH=4)
-    assert "Loses the duel from turn 5" in words["actions"]
-    assert "Playing Retreat on turn 5 or later" in words["roles"]
-    assert "4 Health" in words["roles"]
+    assert "Loses the duel from turn 5" in words["cards"]
+    assert "Playing Retreat on turn 5 or later" in words["cards"]
+    assert "4 Health" in words["cards"]
     assert "Retreat from turn 5" in words["mats"]
     assert "playing Retreat on turn 5 or later" in words["quick-reference"]
     assert "Health 4 4" in words["quick-reference"]

@@ -19,10 +19,11 @@ from toolkit.render.impose import BLEED, PAPER_SIZES, card_grid
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import PT_TO_MM, Circle, Document, Group, Line, Rect, Reuse, Shape, Text
 from toolkit.render.svg import render_svg
+from toolkit.sword import constants
 from toolkit.sword.context import SwordContext, SwordDatabase
 from toolkit.sword.kit.build import build_sword_components
 from toolkit.sword.kit.cards import CARD_H, CARD_W, build_action_cards, build_role_cards, build_technique_cards
-from toolkit.sword.kit.common import INITIATIVE_VALUES, LOOKS, RANGE_SHORT, Cuts
+from toolkit.sword.kit.common import LOOKS, RANGE_SHORT, Cuts, raised_cap
 from toolkit.sword.kit.reference import (
     DRAFT_STEPS,
     build_draft_sheet,
@@ -179,17 +180,22 @@ def test_a_card_too_wordy_to_fit_is_cut_and_reported(db: SwordDatabase) -> None:
 # --- tokens --------------------------------------------------------------------------------------------
 
 def test_token_sheet_holds_initiative_range_and_evade_tokens(ctx: SwordContext) -> None:
-    tokens = [token for row in token_rows(Cuts()) for token in row.tokens]
+    tokens = [token for row in token_rows(ctx, Cuts()) for token in row.tokens]
     initiative = [t for t in tokens if t.kind == "initiative"]
-    assert len(initiative) == 14
-    for side in LOOKS:
-        assert sorted(int(t.label) for t in initiative if t.side is side.player) == list(INITIATIVE_VALUES)
-    assert list(INITIATIVE_VALUES) == [1, 2, 3, 4, 5, 6, 7]
+    # Initiative = Speed + Balance: up to the highest Speed plus the highest Balance cap of the kit's
+    # techniques (Fudoshin raises it to 6 in the standard draft: 4 + 6 = 10)
+    cap, raisers = raised_cap(ctx, "balance")
+    assert (cap, raisers) == (6, ["Fudoshin"])
+    highest = constants.ATTRIBUTE_MAX + cap
+    assert highest == 10
+    assert len(initiative) == 2 * highest
+    for look in LOOKS:
+        assert sorted(int(t.label) for t in initiative if t.side is look.player) == list(range(1, highest + 1))
     assert [t.label for t in tokens if t.kind == "range"] == ["Apart", "Sword Range", "Close Combat"]
     assert len([t for t in tokens if t.kind == "position"]) == 1
     assert len([t for t in tokens if t.kind == "evade"]) == 6
     component = build_tokens(ctx)
-    assert len(component.pages) == 1
+    assert len(component.pages) == (1 if ctx.paper == "a4" else 2)  # ten initiative tokens a side
     placed = [item for page in component.pages for item in page.items if isinstance(item, Group)]
     assert len(placed) == len(tokens)
     width, height = PAPER_SIZES[ctx.paper]
@@ -284,7 +290,7 @@ def test_draft_sheet_lists_the_deck_and_the_steps(ctx: SwordContext) -> None:
 
 # --- the whole kit -------------------------------------------------------------------------------------
 
-CARD_COMPONENTS = ("sword-actions", "sword-techniques", "sword-roles")
+CARD_COMPONENTS = ("sword-cards",)
 
 
 @pytest.fixture(scope="module")
@@ -295,7 +301,10 @@ def kit(ctx: SwordContext) -> list[Component]:
 def test_every_page_renders_on_the_chosen_paper(ctx: SwordContext, kit: list[Component]) -> None:
     width, height = PAPER_SIZES[ctx.paper]
     pages = [page for component in kit for page in component.pages]
-    assert len(pages) == 17
+    # 22 cards: 3 sheets of 8 on A4, 4 of 6 on Letter (front and back each); tokens take 2 pages on Letter
+    assert len(pages) == {"a4": 13, "letter": 16}[ctx.paper]
+    cards = next(component for component in kit if component.name == "sword-cards")
+    assert len(cards.deck) == 22 and len(cards.pages) == 2 * -(-22 // card_grid(ctx.paper, CARD_W, CARD_H).per_sheet)
     assert all((page.width, page.height) == (width, height) for page in pages)
     pdf = render_pdf(Document("sword-duel kit", pages))
     assert len(pikepdf.open(io.BytesIO(pdf)).pages) == len(pages)
@@ -360,3 +369,18 @@ def test_no_text_leaves_its_card_or_the_printable_page_or_overlaps_other_text(ki
                     overlap_x = min(a[3], b[3]) - max(a[1], b[1])
                     overlap_y = min(a[4], b[4]) - max(a[2], b[2])
                     assert overlap_x <= 0.2 or overlap_y <= 0.2, (slug, a[0], b[0])
+
+
+def test_mats_carry_a_turn_track_with_the_honor_turns_marked(monkeypatch) -> None:
+    from toolkit.sword.kit.sheets import build_player_mats
+
+    for honor_turn in (4, 6):
+        monkeypatch.setattr(constants, "HONOR_TURN", honor_turn)
+        mats = build_player_mats(SwordContext(load_database(), "letter"))
+        for page in mats.pages:
+            words = texts(page.items)
+            assert "Turn track" in words
+            assert words.count("no Retreat") == constants.TURN_LIMIT - honor_turn + 1
+            numbers = [str(turn) for turn in range(1, constants.TURN_LIMIT + 1)]
+            assert all(number in words for number in numbers)
+        assert not mats.warnings

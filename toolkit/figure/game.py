@@ -28,6 +28,7 @@ from toolkit.game import (
     Where,
 )
 from toolkit.kit.component import Component
+from toolkit.kit.options import PrintOptions
 from toolkit.paths import DEFAULT_BOARD, STARTERS_DIR
 from toolkit.problems import Problem, UsageError
 
@@ -111,13 +112,13 @@ class FigureGame(Game):
         return 2 * len(GENERATORS) + 1
 
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = ()) -> list[Component]:
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
         from toolkit.figure.kit.build import build_components
 
         database = _database(data)
         _check_squads(database, squads)
         components = []
-        for component in build_components(database, paper, squads):
+        for component in build_components(database, paper, options or PrintOptions(), squads):
             advance(f"{self.id}: {component.name}")
             components.append(component)
         if with_balance:

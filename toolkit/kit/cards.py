@@ -4,44 +4,64 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolkit.kit.options import PrintOptions
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
-from toolkit.render.impose import BLEED
+from toolkit.render.impose import BLEED, SAFE_ZONE, card_grid, fold_pairs, impose_cards
 from toolkit.render.scene import Anchor, Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line
 
 POKER = (63.5, 88.9)  # module cards
 SCHEMATIC = (70.0, 120.0)  # unit schematics: tarot size, 4 to a sheet on A4 and US Letter
-SAFE = 3.5  # keep text this far inside the trim
+FRAME_STROKE = 0.35
+# the card frame: its ink 3 mm inside the trim (the path a half stroke and a hair further), so 1-2 mm of
+# cutting or duplex drift never shows
+FRAME = SAFE_ZONE + FRAME_STROKE / 2 + 0.025
+SAFE = FRAME + 1.0  # text keeps this far inside the trim (1 mm inside the frame)
 
 
 def card_face(width: float, height: float, fill: str = CARD_FACE, frame: str = ACCENT) -> list[Shape]:
-    """Background running into the bleed, and a thin frame inside the safe area."""
+    """Background running into the bleed, and a thin frame at the safe zone."""
     return [
         Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(fill)),
-        Rect(SAFE - 1.5, SAFE - 1.5, width - 2 * (SAFE - 1.5), height - 2 * (SAFE - 1.5),
-             Style(stroke=frame, width=0.35), radius=2.0),
+        Rect(FRAME, FRAME, width - 2 * FRAME, height - 2 * FRAME, Style(stroke=frame, width=FRAME_STROKE),
+             radius=2.0),
     ]
 
 
-def card_back(width: float, height: float, game: str, kind: str, accent: str = ACCENT) -> list[Shape]:
-    """A symmetric back (it reads the same after any flip): solid colour, rings, game and card kind."""
+def card_back(width: float, height: float, game: str, kind: str, accent: str = ACCENT,
+              ink_saver: bool = False) -> list[Shape]:
+    """A symmetric back (it reads the same after any flip): solid colour, rings, game and card kind.
+    With `ink_saver` the same design in outline on white paper: no large fills."""
     cx, cy = width / 2, height / 2
-    items: list[Shape] = [Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(accent))]
-    light = Style(stroke="#ffffff", width=0.4)
+    paper, ink = ("#ffffff", accent) if ink_saver else (accent, "#ffffff")
+    items: list[Shape] = [Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(paper))]
+    light = Style(stroke=ink, width=0.4)
     items.append(Rect(SAFE, SAFE, width - 2 * SAFE, height - 2 * SAFE, light, radius=2.5))
-    step = 6.0
-    x = SAFE + step
-    while x < width - SAFE:
-        items.append(Line(x, SAFE, x, height - SAFE, Style(stroke="#ffffff", width=0.1)))
-        x += step
+    if not ink_saver:
+        step = 6.0
+        x = SAFE + step
+        while x < width - SAFE:
+            items.append(Line(x, SAFE, x, height - SAFE, Style(stroke=ink, width=0.1)))
+            x += step
     radius = min(width, height) * 0.32
-    items += [Circle(cx, cy, radius, filled(accent, "#ffffff", 0.6)),
-              Circle(cx, cy, radius * 0.82, Style(stroke="#ffffff", width=0.3))]
+    items += [Circle(cx, cy, radius, filled(paper, ink, 0.6)),
+              Circle(cx, cy, radius * 0.82, Style(stroke=ink, width=0.3))]
     title = fit_line(game, radius * 1.5, "bold", 11, 6)
-    items.append(Text(cx, cy - 1, title.lines[0], title.size, "bold", "#ffffff", "middle"))
+    items.append(Text(cx, cy - 1, title.lines[0], title.size, "bold", ink, "middle"))
     label = fit_line(kind, radius * 1.5, "regular", 7, 5)
-    items.append(Text(cx, cy + 4.5, label.lines[0], label.size, "regular", "#ffffff", "middle"))
+    items.append(Text(cx, cy + 4.5, label.lines[0], label.size, "regular", ink, "middle"))
     return items
+
+
+def impose_deck(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]], card_w: float, card_h: float,
+                paper: str, label: str, options: PrintOptions) -> list[Page]:
+    """Cards laid out as the user asked: a grid of fronts, each sheet followed by its mirrored backs; or,
+    with `--layout fold`, each front beside its back with a fold line, on one-sided sheets. `backs` holds
+    one back per front, or one back for every card."""
+    if options.layout == "fold":
+        pairs = fold_pairs(fronts, backs, card_w, card_h)
+        return impose_cards(pairs, None, card_grid(paper, 2 * card_w, card_h), f"{label} (fold)")
+    return impose_cards(fronts, backs, card_grid(paper, card_w, card_h), label)
 
 
 def card_piece(art: Sequence[Shape], width: float, height: float, label: str = "") -> Page:

@@ -2,7 +2,8 @@
 
 Card art is drawn in card-local coordinates: (0, 0) is the top-left trim corner and the art extends
 `bleed` mm beyond every trim edge. Sheets are portrait; backs follow their fronts on the next page
-with columns mirrored, which is what a long-edge duplex flip needs.
+with columns mirrored, which is what a long-edge duplex flip needs. Nothing is printed closer than
+SHEET_MARGIN to the paper edge (most home printers cannot print the outer 4-6.35 mm).
 """
 
 from __future__ import annotations
@@ -11,13 +12,21 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, reusable
+from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Rect, Shape, Style, Text, reusable
+from toolkit.render.textfit import fit_text, text_lines
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+LARGE_PAPER_SIZES: dict[str, tuple[float, float]] = {"a3": (297.0, 420.0), "tabloid": (279.4, 431.8)}  # the board
 BLEED = 3.0
-MARK_GAP = 1.0  # crop marks start this far outside the bleed
-MARK_LENGTH = 4.0
+SAFE_ZONE = 3.0  # card frames and text stay at least this far inside the trim (the print trade's safe zone)
+MARK_GAP = 0.5  # crop marks start this far outside the bleed
+MARK_LENGTH = 3.0
 CROP_STYLE = Style(stroke="#000000", width=0.15)
+SHEET_MARGIN = 6.0  # nothing is printed closer to the paper edge: clear of every home printer's dead zone
+GUIDE_TRIM = Style(stroke="#e0218a", width=0.12)
+GUIDE_BLEED = Style(stroke="#00a0e0", width=0.12, dash=(1.0, 0.7))
+GUIDE_SAFE = Style(stroke="#1a9e3a", width=0.12, dash=(0.4, 0.5))
+GUIDE_MARGIN = Style(stroke="#e0218a", width=0.15, dash=(2.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -79,8 +88,6 @@ class CardGrid:
         return (x, y + self.card_w, -90.0) if back else (x + self.card_h, y, 90.0)
 
 
-SHEET_MARGIN = 4.0  # crop marks stop this far from the paper edge (most home printers need ~4 mm)
-
 
 def card_grid(paper: str, card_w: float, card_h: float, bleed: float = BLEED) -> CardGrid:
     """The orientation that fits the most cards (upright on a tie)."""
@@ -129,6 +136,27 @@ def _card_group(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> 
     return Group(tuple(art), dx=dx, dy=dy, rotate=rotate, clip=clip)
 
 
+def card_guides(card_w: float, card_h: float, bleed: float = BLEED) -> list[Shape]:
+    """Trim (solid), bleed (dashed) and safe zone (dotted) of one card, in card-local coordinates."""
+    return [Rect(-bleed, -bleed, card_w + 2 * bleed, card_h + 2 * bleed, GUIDE_BLEED),
+            Rect(0, 0, card_w, card_h, GUIDE_TRIM),
+            Rect(SAFE_ZONE, SAFE_ZONE, card_w - 2 * SAFE_ZONE, card_h - 2 * SAFE_ZONE, GUIDE_SAFE)]
+
+
+def sheet_guides(width: float, height: float) -> list[Shape]:
+    """The printable area: nothing of the kit lies outside this dashed rectangle."""
+    return [Rect(SHEET_MARGIN, SHEET_MARGIN, width - 2 * SHEET_MARGIN, height - 2 * SHEET_MARGIN, GUIDE_MARGIN)]
+
+
+def _slot_guides(grid: CardGrid, count: int, back: bool) -> list[Shape]:
+    guides = card_guides(grid.card_w, grid.card_h, grid.bleed)
+    placed: list[Shape] = []
+    for slot in range(count):
+        dx, dy, rotate = grid.placement(slot, back)
+        placed.append(Group(tuple(guides), dx=dx, dy=dy, rotate=rotate))
+    return placed
+
+
 def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]] | None, grid: CardGrid,
                  label: str) -> list[Page]:
     """Front sheet, then (with backs) its back sheet, for every `grid.per_sheet` cards.
@@ -139,13 +167,15 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
         backs = [[reusable(backs[0])]]  # one back for every card: stored once in the PDF
     for sheet, start in enumerate(range(0, len(fronts), grid.per_sheet), start=1):
         chunk = list(range(start, min(start + grid.per_sheet, len(fronts))))
-        front = Page(width, height, label=f"{label} {sheet} front")
+        front = Page(width, height, label=f"{label} {sheet}" + (" front" if backs else ""),
+                     side="front" if backs else "single", guides=_slot_guides(grid, len(chunk), False))
         for slot, index in enumerate(chunk):
             front.add(_card_group(fronts[index], grid, slot, back=False))
         front.add(*crop_marks(grid, len(chunk)))
         pages.append(front)
         if backs:
-            back = Page(width, height, label=f"{label} {sheet} back")
+            back = Page(width, height, label=f"{label} {sheet} back", side="back",
+                        guides=_slot_guides(grid, len(chunk), True))
             for slot, index in enumerate(chunk):
                 art = backs[index] if len(backs) > 1 else backs[0]
                 back.add(_card_group(art, grid, slot, back=True))
@@ -154,58 +184,183 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
     return pages
 
 
-TILE_OVERLAP = 15.0
-FOOTER_FROM_EDGE = 4.3  # baseline of a tile's caption: inside the margin band, clear of the printer's edge
+FOLD_STYLE = Style(stroke="#333333", width=0.3, dash=(2.0, 1.2))
+FOLD_HALO = Style(stroke="#ffffff", width=0.7)  # under the dashes: the fold shows on dark backs too
+
+
+def fold_pairs(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]], card_w: float,
+               card_h: float, bleed: float = BLEED) -> list[list[Shape]]:
+    """Each card's front and back side by side as one 2w x h piece, joined along a dashed fold line.
+    Folded along it (back behind front) and glued, the back lies exactly behind the front: a fold keeps
+    left and right as printed, so nothing is mirrored. Each half is clipped at the fold."""
+    pairs: list[list[Shape]] = []
+    for index, art in enumerate(fronts):
+        back = backs[index] if len(backs) > 1 else backs[0]
+        front_half = Group(tuple(art), clip=Rect(-bleed, -bleed, card_w + bleed, card_h + 2 * bleed))
+        back_half = Group(tuple(back), dx=card_w, clip=Rect(0, -bleed, card_w + bleed, card_h + 2 * bleed))
+        pairs.append([front_half, back_half, Line(card_w, -bleed, card_w, card_h + bleed, FOLD_HALO),
+                      Line(card_w, -bleed, card_w, card_h + bleed, FOLD_STYLE)])
+    return pairs
+
+
+TILE_OVERLAP = 15.0  # the glue strip: this much of one sheet lies under the next
+SEAM_CLEARANCE = 2.0  # a seam keeps this far from anything that must stay whole (a goal circle)
 _MARK = Style(stroke="#000000", width=0.2)
+_CUT = Style(stroke="#000000", width=0.3, dash=(2.5, 1.5))
+_GLUE = Style(fill="#ececec", stroke="#9a9a9a", width=0.2)
+NOTE_SIZE = 7.0
+TILE_MARGIN = SHEET_MARGIN + 0.5  # tiles are clipped here: the clip edge and the cut line's stroke stay clear
 
 
-def _alignment_mark(x: float, y: float) -> list[Line | Circle]:
-    return [Circle(x, y, 2.5, _MARK), Line(x - 4, y, x + 4, y, _MARK), Line(x, y - 4, x, y + 4, _MARK)]
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in the drawing's coordinates (x, y: top-left)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
 
 
-def tile(items: Sequence[Shape], content_w: float, content_h: float, paper: str, label: str,
-         margin: float = SHEET_MARGIN) -> list[Page]:
-    """One page when the drawing fits the printable area; otherwise tiles that overlap by TILE_OVERLAP mm,
-    each with alignment marks at the overlap corners and a 'row-column' label."""
-    width, height = PAPER_SIZES[paper]
+def _tile_count(content: float, area: float) -> int:
+    return max(1, math.ceil((content - TILE_OVERLAP) / (area - TILE_OVERLAP)))
+
+
+def seam_positions(content: float, area: float, keep_whole: Sequence[tuple[float, float]]) -> list[float]:
+    """Where each sheet after the first starts along one axis (the visible seams), in drawing coordinates.
+
+    Sheet i covers [start_i, start_i + area]; the next one starts at least TILE_OVERLAP before that ends
+    (the glue strip). Within that freedom each seam moves to the spot nearest the even split whose line
+    keeps SEAM_CLEARANCE from every span in `keep_whole` (goal circles are not cut in two)."""
+    count = _tile_count(content, area)
+    step = area - TILE_OVERLAP
+    starts: list[float] = []
+    previous = 0.0
+    for index in range(1, count):
+        low = max(previous + 1.0, content - area - (count - 1 - index) * step)
+        high = previous + step
+        ideal = min(high, max(low, index * content / count))
+        best, best_cost = ideal, math.inf
+        candidate = low
+        while candidate <= high + 1e-9:
+            blocked = any(a - SEAM_CLEARANCE < candidate < b + SEAM_CLEARANCE for a, b in keep_whole)
+            cost = abs(candidate - ideal) + (1000.0 if blocked else 0.0)
+            if cost < best_cost - 1e-9:
+                best, best_cost = candidate, cost
+            candidate += 0.5
+        starts.append(round(best, 3))
+        previous = best
+    return starts
+
+
+def tile(items: Sequence[Shape], content_w: float, content_h: float, paper: str | tuple[float, float], label: str,
+         keep_whole: Sequence[Box] = (), note_spots: Sequence[Box] = (), margin: float = TILE_MARGIN) -> list[Page]:
+    """One page when the drawing fits the printable area; otherwise sheets whose seams avoid the
+    `keep_whole` boxes. Each sheet that goes under its neighbour carries a shaded glue strip; the sheet
+    on top has a dashed cut line where its edge must meet the solid line on the sheet below, with
+    half-circle marks across the seam that close into circles when the sheets line up. Every sheet
+    carries its assembly note inside the printable area: in one of the `note_spots` (empty parts of the
+    drawing) that it shows whole, else in a band kept free at the bottom of the sheet."""
+    width, height = PAPER_SIZES[paper] if isinstance(paper, str) else paper
     area_w, area_h = width - 2 * margin, height - 2 * margin
     if content_w <= area_w and content_h <= area_h:
         page = Page(width, height, label=label)
         page.add(Group(tuple(items), dx=(width - content_w) / 2, dy=(height - content_h) / 2))
         return [page]
-    step_w, step_h = area_w - TILE_OVERLAP, area_h - TILE_OVERLAP
-    cols = max(1, math.ceil((content_w - TILE_OVERLAP) / step_w))
-    rows = max(1, math.ceil((content_h - TILE_OVERLAP) / step_h))
-    # centre the drawing within the tiled area
-    off_x = (cols * step_w + TILE_OVERLAP - content_w) / 2
-    off_y = (rows * step_h + TILE_OVERLAP - content_h) / 2
+    band = 0.0 if note_spots else 3 * NOTE_SIZE * PT_TO_MM * 1.25 + 2.0
+    xs = [0.0, *seam_positions(content_w, area_w, [(b.x, b.x + b.w) for b in keep_whole])]
+    ys = [0.0, *seam_positions(content_h, area_h - band, [(b.y, b.y + b.h) for b in keep_whole])]
+    cols, rows = len(xs), len(ys)
+    # centred along an axis that needs one sheet; tiled from the first sheet's edge otherwise
+    spare_x = (area_w - content_w) / 2 if cols == 1 else 0.0
+    spare_y = (area_h - band - content_h) / 2 if rows == 1 else 0.0
     pages = []
     for row in range(rows):
         for col in range(cols):
-            page = Page(width, height, label=f"{label} tile {row + 1}-{col + 1}")
-            dx = margin + off_x - col * step_w
-            dy = margin + off_y - row * step_h
-            page.add(Group(tuple(items), dx=dx, dy=dy, clip=Rect(margin - dx, margin - dy, area_w, area_h)))
-            page.add(Rect(margin, margin, area_w, area_h, Style(stroke="#999999", width=0.1, dash=(1, 1))))
-            if col < cols - 1:
-                page.add(*_overlap_marks(margin + area_w - TILE_OVERLAP / 2, margin, area_h, vertical=True))
-            if row < rows - 1:
-                page.add(*_overlap_marks(margin + area_h - TILE_OVERLAP / 2, margin, area_w, vertical=False))
+            number = row * cols + col + 1
+            page = Page(width, height, label=f"{label} sheet {number} of {rows * cols}")
+            left = xs[col] - (spare_x if col == 0 else 0.0)
+            top = ys[row] - (spare_y if row == 0 else 0.0)
+            dx, dy = margin - left, margin - top
+            view = Box(left, top, area_w, area_h - band)
+            right_seam = xs[col + 1] if col + 1 < cols else None
+            below_seam = ys[row + 1] if row + 1 < rows else None
+            # the drawing up to the seams; beyond them lies the glue strip, then paper the next sheet covers
+            shown_w = (right_seam if right_seam is not None else left + area_w) - left
+            shown_h = (below_seam if below_seam is not None else top + area_h - band) - top
+            page.add(Group(tuple(items), dx=dx, dy=dy, clip=Rect(left, top, shown_w, shown_h)))
+            if right_seam is not None:  # this sheet goes under the next one: glue strip and the line to meet
+                page.add(*_glue_strip(right_seam + dx, margin, TILE_OVERLAP, area_h - band, vertical=True))
+            if below_seam is not None:
+                page.add(*_glue_strip(margin, below_seam + dy, area_w, TILE_OVERLAP, vertical=False))
             if col > 0:
-                page.add(*_overlap_marks(margin + TILE_OVERLAP / 2, margin, area_h, vertical=True))
+                page.add(*_cut_line(xs[col] + dx, margin, area_h - band, vertical=True))
             if row > 0:
-                page.add(*_overlap_marks(margin + TILE_OVERLAP / 2, margin, area_w, vertical=False))
-            page.add(Text(width / 2, height - FOOTER_FROM_EDGE, f"{label}: tile row {row + 1} of {rows}, "
-                          f"column {col + 1} of {cols}; overlap the marked {TILE_OVERLAP:g} mm strips so the "
-                          "circles meet", 5, anchor="middle"))
+                page.add(*_cut_line(margin, ys[row] + dy, area_w, vertical=False))
+            note = _tile_note(label, number, rows * cols, cols, row, col)
+            spot = next((b for b in note_spots if _inside(b, view, xs, ys, row, col)), None)
+            if spot is not None:
+                page.add(*_note_in(note, spot.x + dx, spot.y + dy, spot.w, spot.h))
+            else:
+                page.add(*_note_in(note, margin, height - margin - band + 1.0, area_w, band - 1.0))
             pages.append(page)
     return pages
 
 
-def _overlap_marks(centre: float, start: float, length: float, vertical: bool) -> list[Line | Circle]:
-    """Alignment marks along the middle of an overlap strip, at a quarter and three quarters along."""
-    marks: list[Line | Circle] = []
+def _inside(spot: Box, view: Box, xs: Sequence[float], ys: Sequence[float], row: int, col: int) -> bool:
+    """Whether a note spot shows whole on this sheet, clear of its glue strips."""
+    right = xs[col + 1] if col + 1 < len(xs) else view.x + view.w
+    bottom = ys[row + 1] if row + 1 < len(ys) else view.y + view.h
+    return (spot.x >= max(view.x, xs[col]) and spot.x + spot.w <= min(view.x + view.w, right)
+            and spot.y >= max(view.y, ys[row]) and spot.y + spot.h <= min(view.y + view.h, bottom))
+
+
+def _tile_note(label: str, number: int, total: int, cols: int, row: int, col: int) -> list[str]:
+    lines = [f"{label}: sheet {number} of {total}"]
+    if col > 0:
+        lines.append(f"Cut along the dashed line on the left; lay this sheet over sheet {number - 1} so its edge "
+                     "meets the solid line there and the half circles close. Glue.")
+    if row > 0:
+        lines.append(f"Cut along the dashed line at the top; lay this sheet over sheet {number - cols} so its edge "
+                     "meets the solid line there and the half circles close. Glue.")
+    if col == 0 and row == 0:
+        lines.append("Start here. Print every sheet at 100 %. Shaded strips go under the next sheet: put glue "
+                     "there.")
+    return lines
+
+
+def _note_in(lines: Sequence[str], x: float, y: float, w: float, h: float) -> list[Shape]:
+    """The assembly note fitted into a box: the first line bold, the rest wrapped under it."""
+    items: list[Shape] = []
+    head = fit_text(lines[0], w, h, "bold", NOTE_SIZE + 1, 6.5)
+    items += text_lines(head, x, y, "bold")
+    used = len(head.lines) * head.line_height() + 1.0
+    body = fit_text(" ".join(lines[1:]), w, max(1.0, h - used), "regular", NOTE_SIZE, 6.5)
+    items += text_lines(body, x, y + used, "regular")
+    return items
+
+
+def _glue_strip(x: float, y: float, w: float, h: float, vertical: bool) -> list[Shape]:
+    """The strip that goes under the next sheet: shaded, labelled, with the line its edge must meet."""
+    items: list[Shape] = [Rect(x, y, w, h, _GLUE), Line(x, y, x, y + h, _MARK) if vertical else Line(x, y, x + w, y,
+                                                                                                      _MARK)]
+    length = h if vertical else w
     for fraction in (0.25, 0.75):
-        along = start + length * fraction
-        marks += _alignment_mark(centre, along) if vertical else _alignment_mark(along, centre)
-    return marks
+        cx, cy = (x, y + length * fraction) if vertical else (x + length * fraction, y)
+        items.append(Circle(cx, cy, 3.0, _MARK))
+    word = "GLUE  ·  under the next sheet"
+    for fraction in (0.5,):
+        cx, cy = (x + w / 2, y + length * fraction) if vertical else (x + length * fraction, y + h / 2)
+        items.append(Group((Text(0, 1.0, word, 7, "bold", "#555555", "middle"),), dx=cx, dy=cy,
+                           rotate=90.0 if vertical else 0.0))
+    return items
+
+
+def _cut_line(x: float, y: float, length: float, vertical: bool) -> list[Shape]:
+    """Where the sheet on top is cut, with the halves of the alignment circles beyond it."""
+    items: list[Shape] = [Line(x, y, x, y + length, _CUT) if vertical else Line(x, y, x + length, y, _CUT)]
+    for fraction in (0.25, 0.75):
+        cx, cy = (x, y + length * fraction) if vertical else (x + length * fraction, y)
+        items.append(Group((Circle(cx, cy, 3.0, _MARK),),
+                           clip=Rect(cx, cy - 4, 4, 8) if vertical else Rect(cx - 4, cy, 8, 4)))
+    return items

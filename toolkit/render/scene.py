@@ -137,12 +137,21 @@ def reusable(items: Sequence[Shape]) -> Reuse:
     return Reuse(hashlib.sha1(repr(frozen).encode("utf-8")).hexdigest()[:16], frozen)
 
 
+PageSide = Literal["single", "front", "back", "flow"]
+
+
 @dataclass
 class Page:
+    """One printed page. `side` says how it prints: a "front" is followed by its "back" (the other side
+    of the same sheet); "single" pages are one-sided; consecutive "flow" pages (a manual) may share
+    sheets in order. `guides` (trim, bleed, safe zones) are drawn only when asked for (`--guides`)."""
+
     width: float
     height: float
     items: list[Shape] = field(default_factory=list)
     label: str = ""
+    side: PageSide = "single"
+    guides: list[Shape] = field(default_factory=list)
 
     def add(self, *items: Shape) -> None:
         self.items.extend(items)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toolkit.kit.options import PrintOptions
 from toolkit.loading import Located
 from toolkit.problems import Problem
 from toolkit.sword.constants import GAME_ID, GAME_NAME
@@ -36,6 +37,7 @@ class SwordDatabase:
 class SwordContext:
     db: SwordDatabase
     paper: str  # "a4" or "letter"
+    options: PrintOptions = field(default_factory=PrintOptions)  # layout, ink and board paper
 
     def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
         """The file, line and column of a technique's field (for text-fit warnings)."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
+from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem, UsageError
 
 if TYPE_CHECKING:
@@ -79,13 +80,13 @@ class SwordGame(Game):
         return sword_export_set(SwordContext(_database(data), "a4"))  # cards and tokens: the same on any paper
 
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = ()) -> list[Component]:
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
         from toolkit.sword.kit.build import SWORD_GENERATORS
 
         del with_balance  # no balance report: see `balance`
         if squads:
             raise UsageError("sword-duel has no squads: leave out --squads")
-        context = SwordContext(_database(data), paper)
+        context = SwordContext(_database(data), paper, options or PrintOptions())
         components = []
         for _, generate in SWORD_GENERATORS:
             component = generate(context)

@@ -3,7 +3,9 @@
 The drawing is built in its own millimetre coordinates (origin top-left): B's zone strip at the top
 (turned 180 degrees so it reads from B's side of the table), the board graph in the middle at the
 coordinates of the board file, and A's zone strip at the bottom. Node circles are a little larger than a
-token so tokens sit inside them. The drawing is tiled onto as many sheets as the paper needs.
+token so tokens sit inside them. The drawing is tiled onto as many sheets as the paper needs, with the
+seams kept off the goal circles and each sheet's assembly note in the empty space beside the board; or,
+with `--board-paper a3|tabloid`, printed whole on one landscape sheet.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from toolkit.kit.palette import INK, MUTED, TEAM, Swatch
 from toolkit.players import Player
 from toolkit.problems import Problem
 from toolkit.render.fonts import text_width
-from toolkit.render.impose import PAPER_SIZES, SHEET_MARGIN, tile
+from toolkit.render.impose import LARGE_PAPER_SIZES, PAPER_SIZES, TILE_MARGIN, Box, tile
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
@@ -37,11 +39,11 @@ from toolkit.render.textfit import Fitted, fit_line, fit_text, text_lines
 
 NODE_MARGIN = 0.5  # node circles are this much wider than a token on every side
 RING = 1.5  # width of the team-coloured ring around goals and entries
-ZONE_PAD = 1.8  # inside a zone strip, around its circles
+ZONE_PAD = 1.0  # inside a zone strip, around its circles
 ZONE_GAP = 3.0  # between neighbouring zone circles
 GROUP_GAP = 7.0  # between the Hangar circles and the Repair Bay label
 BADGE_W = 22.0  # the player badge at the left end of a zone strip
-MIN_GAP, MAX_GAP = 2.5, 8.0  # between the board and a zone strip
+MIN_GAP, MAX_GAP = 2.0, 8.0  # between the board and a zone strip
 SIDE_ROOM = 34.0  # at least this much free width beside the board, for the title
 
 ROUTE = Style(stroke="#2b2b2b", width=1.0)
@@ -71,6 +73,8 @@ class BoardDrawing:
     height: float
     origin: tuple[float, float]  # where board coordinate (0, 0) lies in the drawing
     warnings: list[Problem] = field(default_factory=list)
+    keep_whole: list[Box] = field(default_factory=list)  # goal circles: no seam runs through them
+    note_spots: list[Box] = field(default_factory=list)  # empty space beside the board, for assembly notes
 
 
 def node_radius(board: Board) -> float:
@@ -239,10 +243,18 @@ def _zone(ctx: KitContext, side: Player, layout: ZoneLayout) -> list[Shape]:
 
 # --- the whole sheet ---------------------------------------------------------------------------------
 
-def _gap(total_without_gaps: float, paper: str) -> float:
+def sheet_size(ctx: KitContext) -> tuple[float, float]:
+    """The board's paper: the kit's paper upright, or the --board-paper sheet lying landscape."""
+    if ctx.options.board_paper:
+        width, height = LARGE_PAPER_SIZES[ctx.options.board_paper]
+        return height, width
+    return PAPER_SIZES[ctx.paper]
+
+
+def _gap(total_without_gaps: float, sheet: tuple[float, float]) -> float:
     """Space between board and zones: generous when it still fits one sheet's height, else the minimum
     that keeps the drawing within one row of tiles when possible."""
-    area_h = PAPER_SIZES[paper][1] - 2 * SHEET_MARGIN
+    area_h = sheet[1] - 2 * TILE_MARGIN
     spare = (area_h - total_without_gaps) / 2 - 0.05
     if spare >= MAX_GAP or spare < MIN_GAP:  # roomy, or it needs a second row of tiles anyway
         return MAX_GAP
@@ -258,7 +270,7 @@ def board_drawing(ctx: KitContext) -> BoardDrawing:
     board_h = max(ys) - min(ys) + 2 * r_out
     layout = _zone_layout(ctx)
     width = max(layout.width, board_w + 2 * SIDE_ROOM)
-    gap = _gap(board_h + 2 * layout.height, ctx.paper)
+    gap = _gap(board_h + 2 * layout.height, sheet_size(ctx))
     height = board_h + 2 * (layout.height + gap)
     board_left = (width - board_w) / 2
     board_top = layout.height + gap
@@ -276,11 +288,17 @@ def board_drawing(ctx: KitContext) -> BoardDrawing:
     base = height - layout.height - gap - 1.5
     items.append(Text(0.5, base - 3.6, title.lines[0], title.size, "bold", INK))
     items.append(Text(0.5, base, subtitle.lines[0], subtitle.size, "regular", MUTED))
-    return BoardDrawing(items, width, height, (ox, oy), ctx.fits.drain())
+    goals = [node for node in board.nodes.values() if node.role == "goal"]
+    keep = [Box(ox + n.x - r_out, oy + n.y - r_out, 2 * r_out, 2 * r_out) for n in goals]
+    side_top, side_h = board_top, board_h
+    notes = [Box(0.5, side_top, board_left - 3.5, side_h - 12.0),  # above the title
+             Box(board_left + board_w + 3.0, side_top, width - board_left - board_w - 3.5, side_h)]
+    return BoardDrawing(items, width, height, (ox, oy), ctx.fits.drain(), keep, notes)
 
 
 def build_board(ctx: KitContext) -> Component:
     drawing = board_drawing(ctx)
-    pages = tile(drawing.items, drawing.width, drawing.height, ctx.paper, "Board")
+    pages = tile(drawing.items, drawing.width, drawing.height, sheet_size(ctx), "Board", drawing.keep_whole,
+                 drawing.note_spots)
     piece = Page(drawing.width, drawing.height, list(drawing.items), label="Board")
     return Component("board", "Board", pages=pages, pieces=[("board", piece)], warnings=drawing.warnings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from toolkit.figure.database import Database
 from toolkit.figure.kit.board_sheet import build_board
@@ -16,6 +17,8 @@ from toolkit.figure.kit.spinners import build_spinners
 from toolkit.figure.kit.tokens import build_tokens
 from toolkit.kit.batch import batch_allocation
 from toolkit.kit.component import Component
+from toolkit.kit.measure import smallest_text
+from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem
 
 Generator = Callable[[KitContext], Component]
@@ -44,11 +47,15 @@ def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
     return warnings
 
 
-def build_components(database: Database, paper: str, squads: tuple[str, ...] = ()) -> Iterator[Component]:
+def build_components(database: Database, paper: str, options: PrintOptions | None = None,
+                     squads: tuple[str, ...] = ()) -> Iterator[Component]:
     """Each component in print order; a generator so a caller can show progress."""
-    context = KitContext(database, paper, squad_ids=squads)
-    for _, generate in GENERATORS:
-        yield generate(context)
+    context = KitContext(database, paper, options or PrintOptions(), squad_ids=squads)
+    rest = [generate(context) for name, generate in GENERATORS if name != "print-test"]
+    # the print test states the kit's smallest text, so it is laid out once the rest is measured
+    measured = replace(context, smallest_text=smallest_text(page for part in rest for page in part.pages))
+    for name, generate in GENERATORS:
+        yield generate(measured) if name == "print-test" else rest.pop(0)
 
 
 __all__ = ["GENERATORS", "batch_allocation", "build_components", "layout_warnings"]

@@ -8,6 +8,7 @@ from toolkit.figure.database import Database
 from toolkit.figure.model import Squad, Unit
 from toolkit.figure.theme import Theme
 from toolkit.kit.fits import TextFits
+from toolkit.kit.options import PrintOptions
 from toolkit.players import Player
 
 
@@ -15,6 +16,8 @@ from toolkit.players import Player
 class KitContext:
     db: Database
     paper: str  # "a4" or "letter"
+    options: PrintOptions = field(default_factory=PrintOptions)  # layout, ink and board paper
+    smallest_text: float | None = None  # pt, measured from the rest of the kit (stated by the print test)
     # Text cut short while laying out (R001); each generator drains it into its component's warnings.
     fits: TextFits = field(default_factory=TextFits, compare=False)
     squad_ids: tuple[str, ...] = ()  # `build --squads A,B`: the squads of sides A and B (default: the first two)

@@ -17,6 +17,7 @@ from toolkit.render.textfit import LEADING, wrap
 
 CELL_FILL = {"att": "#dbe8f7", "def": "#f9e0d0", "draw": "#ececec", "cmp": "#efe6f7", "head": "#f3f3f3"}
 QUICK_CARD = (148.0, 210.0)  # A5: sits beside the board
+QUICK_TEXT = 6.5  # pt: the smallest text on the quick-reference card
 TABLE_PAD = 1.2
 
 
@@ -176,6 +177,8 @@ def build_manual_component(ctx: KitContext, manual: Manual) -> Component:
     flow.text(manual.subtitle, 8, color=MUTED, gap=3)
     for section in manual.sections:
         flow.section(section)
+    for page in flow.pages:
+        page.side = "flow"  # a manual may be printed on both sides of its sheets, in reading order
     component = Component("manual", manual.title, pages=flow.pages)
     component.pieces = [(f"manual-p{k}", page) for k, page in enumerate(flow.pages, start=1)]
     return component
@@ -192,9 +195,9 @@ def build_quickref_component(ctx: KitContext, manual: Manual) -> Component:
         flow.heading(section.title, 9)
         for block in section.blocks:
             if isinstance(block, Table):
-                flow.table(block, size=6.5)
+                flow.table(block, size=QUICK_TEXT + 1.5)  # tables are set 1.5 pt under the size given
             elif isinstance(block, Bullets):
-                flow.bullets(block, size=6.5)
+                flow.bullets(block, size=QUICK_TEXT + 0.5)
     if len(flow.pages) > 1:
         raise ValueError("the quick reference no longer fits its card")
     art = card_face(card_w, card_h) + list(flow.pages[0].items)

@@ -10,16 +10,15 @@ from __future__ import annotations
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Module
 from toolkit.figure.theme import Terms
-from toolkit.kit.cards import POKER, SAFE, card_back, card_face, card_piece, heading
+from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
-from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 
 CARD_W, CARD_H = POKER
-INNER = SAFE - 1.5  # the frame card_face draws
+INNER = FRAME  # the frame card_face draws
 HEADER_H = 15.5
 ICON_Y = 28.0
 ICON_R = 7.5
@@ -121,9 +120,9 @@ def build_modules(ctx: KitContext) -> Component:
         for field_name, text in cut:
             ctx.fits.cut(data_spot(module.id, field_name), text)
         component.pieces.append((f"module-{module.id}", card_piece(art, CARD_W, CARD_H, module.name)))
-    back = card_back(CARD_W, CARD_H, terms.game, terms.module)
+    back = card_back(CARD_W, CARD_H, terms.game, terms.module, ink_saver=ctx.options.ink == "saver")
     if fronts:
-        component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), terms.modules)
+        component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, terms.modules, ctx.options)
     component.pieces.append(("back-module", card_piece(back, CARD_W, CARD_H, f"{terms.module} back")))
     component.warnings = ctx.fits.drain()
     return component

@@ -43,6 +43,25 @@ def crosshair(x: float, y: float) -> list[Shape]:
             Line(x, y - MARK_ARM, x, y + MARK_ARM, MARK_STYLE)]
 
 
+SCALE_MM = 6  # the millimetre scale on the front crosshairs, for reading the back offset
+
+
+def offset_scale(x: float, y: float) -> list[Shape]:
+    """Millimetre ticks along a front crosshair's arms, labelled -5 / +5: right and down are +. Held to a
+    light, the back's crosshair centre sits on this scale at the printer's back offset."""
+    items: list[Shape] = []
+    tick = Style(stroke=INK, width=0.15)
+    for mm in range(1, SCALE_MM + 1):
+        length = 1.6 if mm == 5 else 0.8
+        for sign in (-1, 1):
+            items.append(Line(x + sign * mm, y - length / 2, x + sign * mm, y + length / 2, tick))
+            items.append(Line(x - length / 2, y + sign * mm, x + length / 2, y + sign * mm, tick))
+    items += [Text(x + 5, y + 3.4, "+5", 6, "regular", INK, "middle"), Text(x - 5, y + 3.4, "−5", 6, "regular",
+                                                                                INK, "middle"),
+              Text(x + 1.4, y + 5.8, "+5", 6, "regular", INK), Text(x + 1.4, y - 4.0, "−5", 6, "regular", INK)]
+    return items
+
+
 def ruler(x0: float, y: float) -> list[Shape]:
     """A RULER_MM mm ruler: the top edge at y, ticks every mm (longer at 5 and 10), numbers every 10 mm."""
     items: list[Shape] = [Rect(x0 - 4, y - 2, RULER_MM + 8, 14.5, filled("#f6f4ec", MUTED, 0.2), radius=1.0),
@@ -155,28 +174,33 @@ def _front(ctx: KitContext, gap: float) -> tuple[Page, float]:
         items.append(Text(MARGIN + 48, ly + 1.0, f"{weight:g} mm" + (f"  ({what})" if what else ""), 7,
                           "regular", INK))
     tx = width / 2 + 5
-    for index, size in enumerate((5, 6, 7, 8)):
-        sample = fit_line(f"{size} pt: {terms.units} {terms.data_disk} 01-96 ★", width - MARGIN - tx,
+    smallest = ctx.smallest_text
+    sizes = sorted({round(smallest, 1), 6.5, 7, 8}) if smallest else [5, 6, 7, 8]
+    for index, size in enumerate(sizes[:4]):
+        sample = fit_line(f"{size:g} pt: {terms.units} {terms.data_disk} 01-96 ★", width - MARGIN - tx,
                           "regular", size, size)
         items.append(Text(tx, y + 2.5 + index * 4.2, sample.lines[0], size, "regular", INK))
-    note = fit_line("The smallest text in the kit is 5 pt: it should still be readable.", width / 2 - 5 - MARGIN,
-                    "regular", 6.5, 5)
-    items.append(Text(tx, y + 2.5 + 4 * 4.2 + 0.5, note.lines[0], note.size, "regular", MUTED))
-
+    said = (f"The smallest text in this kit is {smallest:.1f} pt (measured from its pages): it should still be "
+            "readable." if smallest else "Check that the small text is still readable.")
+    note = fit_text(said, width / 2 - 5 - MARGIN, 6.0, "regular", 6.5, 6.5)
+    items += text_lines(note, tx, y + 2.5 + 4 * 4.2 - 2.0, "regular", MUTED)
     bottom = y + 2.5 + 4 * 4.2 + 0.5
 
     # Duplex marks.
     for name, mx, my in duplex_marks(ctx.paper):
         items += crosshair(mx, my)
+        items += offset_scale(mx, my)
         items.append(Text(mx, my + MARK_ARM + 3.6, f"{name} front", 7, "bold", INK, "middle"))
     ax, ay = duplex_marks(ctx.paper)[0][1:]
     box_x = ax + MARK_ARM + 8
-    text = ("Duplex check: with page 2 printed on the back (flip on long edge), hold the sheet to a light. "
-            "Crosshairs A and B on both sides must coincide. An offset of a few mm is how far card backs will "
-            "shift; marks at the opposite end mean the printer flipped on the short edge.")
-    fitted = fit_text(text, width - MARGIN - box_x, 16, "regular", 7.5, 5.5)
-    items += text_lines(fitted, box_x, ay - 7.5, "regular", MUTED)
-    return Page(width, height, items, label="print test front"), bottom
+    text = ("Duplex check and back offset: with page 2 printed on the back (flip on long edge), hold the sheet "
+            "to a light, this side towards you. Read where the centre of the back's crosshair A sits on the "
+            "millimetre scale of A: across (right is +) and down (down is +). Build the kit with "
+            "--back-offset ACROSS,DOWN (say --back-offset 1.5,-0.5) and print this test again: A and B then "
+            "coincide. Marks at the opposite end mean the printer flipped on the short edge.")
+    fitted = fit_text(text, width - MARGIN - box_x, 22, "regular", 7.5, 6.5)
+    items += text_lines(fitted, box_x, ay - 9.0, "regular", MUTED)
+    return Page(width, height, items, label="print test front", side="front"), bottom
 
 
 def back_page(ctx: KitContext) -> Page:
@@ -194,12 +218,12 @@ def back_page(ctx: KitContext) -> Page:
     items.append(Text(title_x, MARGIN + 16.5, sub.lines[0], sub.size, "regular", MUTED))
     text = ("This side must be printed on the back of page 1, flipping on the long edge. Hold the sheet up to "
             "a light: crosshair A must lie on A, and B on B. If they sit a few millimetres apart, card backs "
-            "will be off by the same amount: set your printer's duplex offset, or print backs separately and "
-            "glue them. If this page's marks show up at the other end of the sheet, choose \"flip on long "
-            "edge\" (not short edge).")
+            "will be off by the same amount: read the offset on the front's millimetre scale and build the kit "
+            "with --back-offset ACROSS,DOWN, which moves every back page to cancel it. If this page's marks "
+            "show up at the other end of the sheet, choose \"flip on long edge\" (not short edge).")
     fitted = fit_text(text, width - MARGIN - title_x, 40, "regular", 9, 6.5)
     items += text_lines(fitted, title_x, MARGIN + 24.0, "regular", INK)
-    return Page(width, height, items, label="print test back")
+    return Page(width, height, items, label="print test back", side="back")
 
 
 def build_print_test(ctx: KitContext) -> Component:

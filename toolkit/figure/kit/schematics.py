@@ -14,11 +14,10 @@ from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, disk_total, ranges, with_upgrade
 from toolkit.figure.rules.roster import upgrade_stages
-from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading
+from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
-from toolkit.render.impose import card_grid, impose_cards
 from toolkit.render.scene import (
     Anchor,
     Circle,
@@ -321,10 +320,9 @@ def build_schematics(ctx: KitContext) -> Component:
     facts = all_unit_facts(ctx)
     frame = reusable(_frame(ctx))
     fronts = [schematic_front(ctx, unit, facts[unit.id], frame) for unit in ctx.units()]
-    back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic)
-    grid = card_grid(ctx.paper, WIDTH, HEIGHT)
+    back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic, ink_saver=ctx.options.ink == "saver")
     printed = [art for unit, art in zip(ctx.units(), fronts, strict=True) for _ in range(unit.copies)]
-    component.pages = impose_cards(printed, [back], grid, terms.schematic)
+    component.pages = impose_deck(printed, [back], WIDTH, HEIGHT, ctx.paper, terms.schematic, ctx.options)
     component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))
                         for unit, art in zip(ctx.units(), fronts, strict=True)]
     component.pieces.append(("back-schematic", card_piece(back, WIDTH, HEIGHT, f"{terms.schematic} back")))

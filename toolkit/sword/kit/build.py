@@ -3,6 +3,7 @@
 Each generator takes a `SwordContext` and returns a `Component` (imposed pages for the PDF, one unimposed
 page per card or sheet for SVG, and an R001 warning for any text that had to be cut short):
 
+- `build_cards`: every card below packed onto as few sheets as they fill (what the kit prints).
 - `build_action_cards`: 2 x 5 action cards (Attack, Defend, Advance, Retreat, Insight), one set per player,
   told apart by colour, letter and pattern; each set on its own sheets with that player's back.
 - `build_technique_cards`: one card per technique of the kit's draft deck, with a common back.
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from toolkit.kit.component import Component
 from toolkit.problems import Problem
 from toolkit.sword.context import SwordContext
-from toolkit.sword.kit.cards import build_action_cards, build_role_cards, build_technique_cards
+from toolkit.sword.kit.cards import build_action_cards, build_cards, build_role_cards, build_technique_cards
 from toolkit.sword.kit.reference import build_draft_sheet, build_quick_reference
 from toolkit.sword.kit.sheets import build_attribute_sheets, build_player_mats
 from toolkit.sword.kit.tokens import build_tokens
@@ -34,9 +35,7 @@ SwordGenerator = Callable[[SwordContext], Component]
 
 # Print order: the cards, the pieces, the play sheets, then the setup and reference sheets.
 SWORD_GENERATORS: tuple[tuple[str, SwordGenerator], ...] = (
-    ("actions", build_action_cards),
-    ("techniques", build_technique_cards),
-    ("roles", build_role_cards),
+    ("cards", build_cards),
     ("tokens", build_tokens),
     ("mats", build_player_mats),
     ("attributes", build_attribute_sheets),
@@ -60,6 +59,7 @@ __all__ = [
     "SWORD_GENERATORS",
     "build_action_cards",
     "build_attribute_sheets",
+    "build_cards",
     "build_draft_sheet",
     "build_player_mats",
     "build_quick_reference",

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toolkit.kit.cards import POKER, SAFE, card_face
+from toolkit.kit.cards import FRAME, POKER, SAFE, card_face, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import Spot
 from toolkit.kit.palette import INK
 from toolkit.render.fonts import text_width
-from toolkit.render.impose import BLEED, card_grid, impose_cards
-from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
+from toolkit.render.impose import BLEED
+from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled, reusable
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
@@ -44,7 +44,7 @@ from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Move
 
 CARD_W, CARD_H = POKER
-INNER = SAFE - 1.5  # where card_face draws its frame
+INNER = FRAME  # where card_face draws its frame
 TEXT_X = SAFE + 1.0
 TEXT_W = CARD_W - 2 * TEXT_X
 FOOT_Y = CARD_H - SAFE - 1.0  # footer baseline
@@ -52,12 +52,16 @@ FOOT_Y = CARD_H - SAFE - 1.0  # footer baseline
 
 # --- backs ---------------------------------------------------------------------------------------------
 
-def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, mark: str = "swords") -> list[Shape]:
+def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, mark: str = "swords",
+               ink_saver: bool = False) -> list[Shape]:
     """A back that reads the same after any flip: colour to the bleed, the side's pattern (action cards),
-    a frame, and a central medallion with crossed swords (or the side's letter) and the card kind."""
+    a frame, and a central medallion with crossed swords (or the side's letter) and the card kind. With
+    `ink_saver`: white paper, the design in outline in the card's colour, no pattern."""
     w, h = CARD_W, CARD_H
+    if ink_saver:
+        fill, ink = "#ffffff", fill if fill.lower() not in ("#ffffff", "#fbf8f1") else SUMI
     items: list[Shape] = [Rect(-BLEED, -BLEED, w + 2 * BLEED, h + 2 * BLEED, filled(fill))]
-    if side is not None:
+    if side is not None and not ink_saver:
         items.append(pattern(side, -BLEED, -BLEED, w + 2 * BLEED, h + 2 * BLEED, step=3.2))
     items.append(Rect(SAFE, SAFE, w - 2 * SAFE, h - 2 * SAFE, Style(stroke=ink, width=0.45), radius=2.5))
     items.append(Rect(SAFE + 1.2, SAFE + 1.2, w - 2 * SAFE - 2.4, h - 2 * SAFE - 2.4, Style(stroke=ink, width=0.15),
@@ -202,7 +206,6 @@ def build_action_cards(ctx: SwordContext) -> Component:
     """Five action cards per player; each player's set on its own sheet, backed with that player's back."""
     component = Component("sword-actions", f"{constants.GAME_NAME}: action cards")
     cuts = Cuts(ctx.locate)
-    grid = card_grid(ctx.paper, CARD_W, CARD_H)
     for side in LOOKS:
         fronts = []
         for action in actions():
@@ -210,8 +213,10 @@ def build_action_cards(ctx: SwordContext) -> Component:
             fronts.append(art)
             slug = f"action-{side.key.lower()}-{action.key}"
             component.pieces.append((slug, card_piece(art, CARD_W, CARD_H, f"{side.name} {action.name}")))
-        back = sword_back("Action", side.fill, side.ink, side, mark="letter")
-        component.pages += impose_cards(fronts, [back], grid, f"Action cards {side.name}")
+        back = sword_back("Action", side.fill, side.ink, side, mark="letter", ink_saver=_saver(ctx))
+        component.pages += impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, f"Action cards {side.name}",
+                                       ctx.options)
+        component.deck += [(art, back) for art in fronts]
         component.pieces.append((f"back-action-{side.key.lower()}", card_piece(back, CARD_W, CARD_H,
                                                                                f"{side.name} action back")))
     component.warnings = cuts.problems
@@ -290,9 +295,10 @@ def build_technique_cards(ctx: SwordContext) -> Component:
         art = technique_front(technique, cuts)
         fronts.append(art)
         component.pieces.append((f"technique-{technique.id}", card_piece(art, CARD_W, CARD_H, technique.name)))
-    back = sword_back("Technique", SUMI, "#e6dccb")
+    back = sword_back("Technique", SUMI, "#e6dccb", ink_saver=_saver(ctx))
     if fronts:
-        component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), "Technique cards")
+        component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, "Technique cards", ctx.options)
+    component.deck = [(art, back) for art in fronts]
     component.pieces.append(("back-technique", card_piece(back, CARD_W, CARD_H, "Technique back")))
     component.warnings = cuts.problems
     return component
@@ -361,8 +367,31 @@ def build_role_cards(ctx: SwordContext) -> Component:
         art = role_front(role, cuts)
         fronts.append(art)
         component.pieces.append((f"role-{role}", card_piece(art, CARD_W, CARD_H, ROLE_NAME[role])))
-    back = sword_back("Role", VERMILION, "#ffffff")
-    component.pages = impose_cards(fronts, [back], card_grid(ctx.paper, CARD_W, CARD_H), "Role cards")
+    back = sword_back("Role", VERMILION, "#ffffff", ink_saver=_saver(ctx))
+    component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, "Role cards", ctx.options)
+    component.deck = [(art, back) for art in fronts]
     component.pieces.append(("back-role", card_piece(back, CARD_W, CARD_H, "Role back")))
     component.warnings = cuts.problems
+    return component
+
+
+def _saver(ctx: SwordContext) -> bool:
+    return ctx.options.ink == "saver"
+
+
+def build_cards(ctx: SwordContext) -> Component:
+    """Every card of the duel (both action sets, the techniques, the roles) packed onto as few sheets as
+    they fill: they share one size, and each keeps its own back (the same backs share one PDF form)."""
+    parts = [build_action_cards(ctx), build_technique_cards(ctx), build_role_cards(ctx)]
+    component = Component("sword-cards", f"{constants.GAME_NAME}: cards")
+    forms: dict[int, list[Shape]] = {}
+    fronts, backs = [], []
+    for part in parts:
+        component.pieces += part.pieces
+        component.warnings += part.warnings
+        for front, back in part.deck:
+            fronts.append(front)
+            backs.append(forms.setdefault(id(back), [reusable(back)]))
+            component.deck.append((front, back))
+    component.pages = impose_deck(fronts, backs, CARD_W, CARD_H, ctx.paper, "Cards", ctx.options)
     return component

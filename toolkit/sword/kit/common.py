@@ -55,7 +55,6 @@ def move_change(move: Move, resource: Resource) -> int:
     return constants.MOVE_RESOURCES[move.value].get(resource, 0)
 
 
-INITIATIVE_VALUES = constants.INITIATIVE_TOKENS
 EVADE_TOKENS = 6
 
 # --- words ---------------------------------------------------------------------------------------------
@@ -87,6 +86,13 @@ def raised_cap(ctx: SwordContext, resource: str) -> tuple[int, list[str]]:
                 best = max(best, effect.cap)
                 names.append(technique.name)
     return best, names
+
+
+def initiative_values(ctx: SwordContext) -> tuple[int, ...]:
+    """Every Initiative (Speed + Balance) the kit's techniques let a player reach: from the lowest Speed
+    with no Balance to the highest Speed with the highest Balance cap any technique of the kit allows."""
+    cap, _ = raised_cap(ctx, "balance")
+    return tuple(range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + cap + 1))
 
 
 # --- colours -------------------------------------------------------------------------------------------

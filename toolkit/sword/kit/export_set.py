@@ -30,7 +30,7 @@ def sword_export_set(ctx: SwordContext) -> ExportSet:
     cuts = Cuts(ctx.locate)
     seen: dict[str, int] = {}
     tokens: list[tuple[str, Token]] = []
-    for row in token_rows(cuts):
+    for row in token_rows(ctx, cuts):
         for token in row.tokens:
             label = _slug(token.label)
             side = token.side.value if token.side else ""

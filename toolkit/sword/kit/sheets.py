@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from toolkit.kit.cards import POKER
 from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
+from toolkit.render import impose
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import (
@@ -52,6 +53,7 @@ from toolkit.sword.kit.common import (
 )
 from toolkit.sword.rules.positions import Move
 
+PRINTABLE = impose.SHEET_MARGIN + 0.5  # the outermost strokes stay clear of the printer's dead zone
 BOX = 17.0  # track box: a 14 mm track marker sits inside
 BOX_GAP = 1.6
 LABEL_W = 50.0  # the track name column
@@ -132,6 +134,34 @@ def track_row(track: Track, x: float, y: float, side: PlayerLook, cuts: Cuts) ->
     return items
 
 
+TURN_BOX = 14.0  # a 13 mm evade token sits inside
+
+
+def turn_track(x: float, y: float, width: float, cuts: Cuts) -> list[Shape]:
+    """One box per turn up to the turn limit: a marker shows the turn, an evade token marks a turn with an
+    evaded attack, and the turns of the honor rule (Retreat loses) are shaded and marked."""
+    label_w = 27.0
+    turns = range(1, constants.TURN_LIMIT + 1)
+    gap = 1.2
+    box_w = (width - label_w - gap * (len(turns) - 1)) / len(turns)
+    items: list[Shape] = [cuts.text(x, y + 5.0, "Turn track", label_w - 2, "bold", 12, 8, "turn track", SUMI)]
+    note = cuts.block("an evade token marks its turn", label_w - 2, 8.0, "condensed", 6.5, 6.5, "turn track")
+    items += text_top(note, x, y + 6.6, "condensed", MUTED_INK)
+    bx = x + label_w
+    for turn in turns:
+        honor = turn >= constants.HONOR_TURN
+        items.append(Rect(bx, y, box_w, TURN_BOX, filled(DEFEAT_FILL if honor else "#ffffff", SUMI, 0.35),
+                          radius=1.2))
+        items.append(Circle(bx + box_w / 2, y + TURN_BOX / 2, 6.5, Style(stroke=RULE_INK, width=0.25,
+                                                                        dash=(0.8, 0.6))))
+        items.append(Text(bx + 1.2, y + 3.6, str(turn), 9, "bold", VERMILION if honor else "#9d9385"))
+        if honor:
+            items.append(Text(bx + box_w - 1.0, y + TURN_BOX - 1.2, "no Retreat", 6.5, "condensed-bold",
+                              VERMILION, "end"))
+        bx += box_w + gap
+    return items
+
+
 def _hatch(x: float, y: float) -> list[Shape]:
     lines: list[Shape] = []
     k = -BOX
@@ -185,14 +215,14 @@ PLAYS = ("Nothing (Stay Put)", "One Movement card", "Insight", "One Combat card 
 def player_mat(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
     width, height = PAPER_SIZES[ctx.paper]
     # Three card spaces side by side need nearly the whole width: the mat's side margin follows them.
-    gap = min(8.0, (width - 2 * 5.0 - 3 * SLOT_W) / 2)
+    gap = min(8.0, (width - 2 * PRINTABLE - 3 * SLOT_W) / 2)
     m = (width - 3 * SLOT_W - 2 * gap) / 2
     top = SHEET_MARGIN
     inner = width - 2 * m
     page = Page(width, height, label=f"Player mat {side.key}")
 
     # Header band in the player's colour, the pattern under it.
-    band_h = 15.0
+    band_h = 13.0
     page.add(Rect(m, top, inner, band_h, filled(side.fill), radius=2.5))
     page.add(pattern(side, m, top + band_h + 0.8, inner, 2.6))
     page.add(*letter_badge(side, m + 9.0, top + band_h / 2, 5.2, 15))
@@ -202,15 +232,16 @@ def player_mat(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
 
     # Vertical budget: what is left after the fixed parts is shared by the track spacing and the turn box.
     bottom = height - top - 5.0
-    fixed = band_h + 12.0 + 3 * BOX + 1.0 + 8.0 + SLOT_H + 5.0
-    track_gap = max(7.0, min(11.0, (bottom - top - fixed - BOTTOM_MIN) / 3))
+    fixed = band_h + 10.0 + 3 * BOX + 1.0 + TURN_BOX + 4.0 + 8.0 + SLOT_H + 5.0
+    track_gap = max(7.0, min(11.0, (bottom - top - fixed - BOTTOM_MIN) / 4))
 
     # Tracks.
-    y = top + band_h + 12.0
+    y = top + band_h + 10.0
     for track in tracks(ctx):
         page.add(*track_row(track, m + 3.0, y, side, cuts))
         y += BOX + track_gap
-    y += 1.0
+    page.add(*turn_track(m + 3.0, y, inner - 3.0, cuts))
+    y += TURN_BOX + 4.0 + track_gap * 0.5
 
     # Card spaces: the two technique cards, and what is played this turn.
     page.add(*section_title(m, y, inner, "Cards", cuts))
@@ -385,7 +416,7 @@ def attribute_sheet(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
     page.add(Group(tuple(_cover_half(side, width, half, cuts)), dx=width, dy=half, rotate=180))
     # The fold.
     fold = Style(stroke=SUMI, width=0.35, dash=(3.0, 1.8))
-    page.add(Line(4.0, half, width - 4.0, half, fold))
+    page.add(Line(PRINTABLE, half, width - PRINTABLE, half, fold))
     label = "fold here, printed side out, and stand it like a tent: this half faces you, the other your opponent"
     page.add(Text(width / 2, half - 1.6, label, 6.5, "regular", MUTED_INK, "middle"))
     page.add(*_owner_half(ctx, side, width, half + 8.0, height - SHEET_MARGIN - 2.0, cuts))

@@ -1,5 +1,6 @@
 """sword-duel token sheet: the range track (three range tokens and the position token), each player's
-initiative tokens 1-7, the evade tokens, and each player's Momentum / Balance / Health track markers.
+initiative tokens up to the highest Initiative the kit's techniques allow, the evade tokens, and each
+player's Momentum / Balance / Health track markers.
 
 Every piece carries its own cut line (the disc or square outline), with room for scissors between pieces.
 """
@@ -18,7 +19,6 @@ from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
     CUT,
     EVADE_TOKENS,
-    INITIATIVE_VALUES,
     LOOKS,
     MUTED_INK,
     RANGE_FILL,
@@ -30,13 +30,15 @@ from toolkit.sword.kit.common import (
     Cuts,
     PlayerLook,
     icon,
+    initiative_values,
     ring_pattern,
 )
 from toolkit.sword.rules.positions import Range
 
 MARGIN = 12.0
 GAP = 5.0  # between pieces: room for scissors
-DISC = 20.0  # initiative, evade and position tokens
+DISC = 20.0  # initiative and position tokens
+EVADE_DISC = 13.0  # evade tokens sit in the mats' 14 mm turn boxes
 MARKER = 14.0  # track markers: they sit in the mats' 17 mm track boxes
 SQUARE = 40.0  # range tokens
 EVADE_FILL = "#e9e3d6"
@@ -78,12 +80,12 @@ def initiative_token(side: PlayerLook, value: int) -> Token:
 
 
 def evade_token() -> Token:
-    r = DISC / 2
+    r = EVADE_DISC / 2
     art: list[Shape] = [Circle(0, 0, r, Style(fill=EVADE_FILL, stroke=CUT.stroke, width=CUT.width)),
-                        Circle(0, 0, r - 1.2, Style(stroke=SUMI, width=0.25, dash=(0.8, 0.6)))]
-    art += icon("evade", 0, -1.6, 4.6, SUMI)
-    art.append(Text(0, 5.8, "EVADED", 6, "condensed-bold", SUMI, "middle"))
-    return _disc("evade", "Evaded", None, DISC, art)
+                        Circle(0, 0, r - 0.9, Style(stroke=SUMI, width=0.25, dash=(0.8, 0.6)))]
+    art += icon("evade", 0, -1.4, 3.0, SUMI)
+    art.append(Text(0, 3.9, "EVADED", 5, "condensed-bold", SUMI, "middle"))
+    return _disc("evade", "Evaded", None, EVADE_DISC, art)
 
 
 def position_token() -> Token:
@@ -136,7 +138,7 @@ class TokenRow:
     breaks: tuple[int, ...] = ()  # extra space before these indexes (separates groups in a row)
 
 
-def token_rows(cuts: Cuts) -> list[TokenRow]:
+def token_rows(ctx: SwordContext, cuts: Cuts) -> list[TokenRow]:
     """What the sheet holds, in order."""
     track = [range_token(distance, n, cuts) for n, distance in enumerate(RANGE_ORDER, start=1)] + [position_token()]
     rows = [TokenRow("Range track", "Lay the three range tokens in a row, Apart to Close Combat. The position token "
@@ -144,12 +146,25 @@ def token_rows(cuts: Cuts) -> list[TokenRow]:
     for side in LOOKS:
         rows.append(TokenRow(f"Initiative tokens · {side.name}",
                              "Initiative = Speed + current Balance: show yours when evades are resolved "
-                             "(highest first).", tuple(initiative_token(side, v) for v in INITIATIVE_VALUES)))
-    rows.append(TokenRow("Evade tokens", "Mark each turn in which an attack was evaded.",
+                             "(highest first).", tuple(initiative_token(side, v) for v in initiative_values(ctx))))
+    rows.append(TokenRow("Evade tokens", "Put one on the mat's turn track for each turn in which an attack was "
+                         "evaded.",
                          tuple(evade_token() for _ in range(EVADE_TOKENS))))
     markers = [marker_token(side, resource, cuts) for side in LOOKS for resource in ("Momentum", "Balance", "Health")]
     rows.append(TokenRow("Track markers", "One per track on each player mat.", tuple(markers), breaks=(3,)))
     return rows
+
+
+def _wrap_row(row: TokenRow, width: float) -> int:
+    """How many lines a row of tokens takes at `width`."""
+    lines, x = 1, 0.0
+    for index, token in enumerate(row.tokens):
+        if index in row.breaks:
+            x += 2 * GAP
+        if x + token.w > width + 1e-6:
+            lines, x = lines + 1, 0.0
+        x += token.w + GAP
+    return lines
 
 
 def build_tokens(ctx: SwordContext) -> Component:
@@ -169,9 +184,10 @@ def build_tokens(ctx: SwordContext) -> Component:
         fresh.add(Text(width - MARGIN, MARGIN + 5.5, "cut along the outlines", 7, "regular", MUTED_INK, "end"))
         return fresh
 
-    for row in token_rows(cuts):
+    for row in token_rows(ctx, cuts):
         row_h = max(token.h for token in row.tokens)
-        need = 11.0 + row_h
+        lines = _wrap_row(row, inner)
+        need = 11.0 + lines * (row_h + GAP) - GAP
         if page is None or y + need > height - MARGIN:
             page = new_page()
             y = MARGIN + 14.0
@@ -184,6 +200,8 @@ def build_tokens(ctx: SwordContext) -> Component:
         for index, token in enumerate(row.tokens):
             if index in row.breaks:
                 x += 2 * GAP
+            if x + token.w > MARGIN + inner + 1e-6:  # the row continues on a new line
+                x, y = MARGIN, y + row_h + GAP
             page.add(Group(token.art, dx=x, dy=y + (row_h - token.h) / 2))
             x += token.w + GAP
         y += row_h + 9.0
