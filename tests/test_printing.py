@@ -83,7 +83,8 @@ def test_kit_pdf_is_duplex_safe(base_project: Path, units: int) -> None:
     assert "How to print this kit" in texts[0]
     # blank backs only ever on even pages (the back of a sheet)
     blanks = [number for number, text in enumerate(texts, start=1) if BLANK in text]
-    assert blanks and all(number % 2 == 0 for number in blanks)
+    assert blanks
+    assert all(number % 2 == 0 for number in blanks)
     # every unit's schematic front is on an odd page; the page after it is its back, mirrored for a
     # long-edge flip: the crop marks of the back are the front's, reflected about the sheet's middle
     width = PAPER_SIZES["a4"][0]
@@ -92,10 +93,12 @@ def test_kit_pdf_is_duplex_safe(base_project: Path, units: int) -> None:
         fronts = sorted({number for number, text in enumerate(texts, start=1) for name in names if name in text
                          and "Spinners" not in text and "spinner" not in text.lower()})
         schematic_fronts = [n for n in fronts if crop_xs(pdf.pages[n - 1])]
-        assert schematic_fronts and all(number % 2 == 1 for number in schematic_fronts)
+        assert schematic_fronts
+        assert all(number % 2 == 1 for number in schematic_fronts)
         for number in schematic_fronts:
             front, back = pdf.pages[number - 1], pdf.pages[number]
-            assert BLANK not in texts[number] and not any(name in texts[number] for name in names)
+            assert BLANK not in texts[number]
+            assert not any(name in texts[number] for name in names)
             assert crop_xs(back) == sorted(round(width - x, 2) for x in crop_xs(front))
         # the token sheets (3 of them with 60 units) each take a sheet of their own
         tokens = [row for row in plan_rows(texts[0]) if row[3] == "Tokens"]
@@ -107,9 +110,12 @@ def test_kit_pdf_is_duplex_safe(base_project: Path, units: int) -> None:
         assert all(texts[n - 1].strip() == BLANK for n in range(first + 1, last + 1, 2))
     # the plan lists every page after itself once, each run starting on a front (odd) page
     rows = plan_rows(texts[0])
-    assert rows[0][0] == 3 and rows[-1][1] == len(texts)
-    for (first, last, _, _), following in zip(rows, rows[1:] + [(len(texts) + 1, 0, "", "")], strict=True):
-        assert first % 2 == 1 and last % 2 == 0 and following[0] == last + 1
+    assert rows[0][0] == 3
+    assert rows[-1][1] == len(texts)
+    for (first, last, _, _), following in zip(rows, [*rows[1:], (len(texts) + 1, 0, "", "")], strict=True):
+        assert first % 2 == 1
+        assert last % 2 == 0
+        assert following[0] == last + 1
     for first, last, how, _ in rows:
         for number in range(first + 1, last + 1, 2):
             assert (BLANK in texts[number - 1]) == (how == "single"), (number, how)
@@ -127,7 +133,8 @@ def test_simplex_kit_has_no_backs_and_no_blanks(tmp_path: Path) -> None:
     assert card_backs == 7  # 5 sheets of schematics, 2 of modules (a deck per side: 10 cards)
     # no card backs, no blank pages (the plan's included), no print-test back
     assert len(simplex) == len(duplex) - card_backs - sum(BLANK in text for text in duplex) - 1
-    assert "single-sided" in simplex[0] and "double-sided" not in simplex[0]
+    assert "single-sided" in simplex[0]
+    assert "double-sided" not in simplex[0]
 
 
 def test_back_offset_moves_every_back_page(tmp_path: Path) -> None:
@@ -147,9 +154,11 @@ def test_back_offset_moves_every_back_page(tmp_path: Path) -> None:
                 assert crop_ys(b) == pytest.approx([y + 0.5 for y in crop_ys(a)], abs=0.01)
                 moved += 1
             else:
-                assert crop_xs(b) == crop_xs(a) and crop_ys(b) == crop_ys(a)
+                assert crop_xs(b) == crop_xs(a)
+                assert crop_ys(b) == crop_ys(a)
                 same += 1
-        assert moved >= 3 and same >= 3
+        assert moved >= 3
+        assert same >= 3
     assert "--back-offset" in page_texts(tmp_path / "plain" / "duel-protocol" / "print-test.pdf")[0]
 
 
@@ -205,7 +214,8 @@ def test_card_frames_sit_three_mm_inside_the_trim(tmp_path: Path, paper: str) ->
             trim_left = max(x for x in xs if x <= left + 1e-6)
             trim_top = max(y for y in ys if y <= top + 1e-6)
             # the frame's stroke is 0.35 mm wide: its outer edge (the ink) lies half of that outside the path
-            assert left - trim_left - 0.175 >= 3.0 and top - trim_top - 0.175 >= 3.0
+            assert left - trim_left - 0.175 >= 3.0
+            assert top - trim_top - 0.175 >= 3.0
 
 
 def test_guides_draw_trim_bleed_and_safe_zones(tmp_path: Path) -> None:
@@ -230,7 +240,8 @@ def test_board_sheets_assemble(tmp_path: Path, paper: str) -> None:
     assert main(["build", "--game", "duel-protocol", "--paper", paper, "--out", str(tmp_path)]) == 0
     texts = page_texts(tmp_path / "duel-protocol" / "board.pdf")
     assert len(texts) == 2
-    assert "sheet 1 of 2" in texts[0] and "GLUE" in texts[0].replace("\n", " ")
+    assert "sheet 1 of 2" in texts[0]
+    assert "GLUE" in texts[0].replace("\n", " ")
     assert "Cut along the dashed line" in texts[1].replace("\n", " ")
     database = load_database(next(d for d in find_datasets(None)[0] if d.theme_id == "duel-protocol"))
     drawing = board_drawing(KitContext(database, paper))
@@ -238,10 +249,12 @@ def test_board_sheets_assemble(tmp_path: Path, paper: str) -> None:
     with pdfplumber.open(tmp_path / "duel-protocol" / "board.pdf") as pdf:
         cut = [line for line in pdf.pages[1].lines if abs(line["x0"] - line["x1"]) < 0.01
                and (line["bottom"] - line["top"]) / MM > 100]
-        assert cut and abs(cut[0]["x0"] / MM - TILE_MARGIN) < 0.01
+        assert cut
+        assert abs(cut[0]["x0"] / MM - TILE_MARGIN) < 0.01
     width, height = PAPER_SIZES[paper]
     goals = [n for n in database.board.nodes.values() if n.role == "goal"]
-    assert len(goals) == 2 and drawing.keep_whole
+    assert len(goals) == 2
+    assert drawing.keep_whole
     seam = seam_positions(drawing.width, width - 2 * TILE_MARGIN,
                           [(b.x, b.x + b.w) for b in drawing.keep_whole])[0]
     for goal in goals:
@@ -250,15 +263,17 @@ def test_board_sheets_assemble(tmp_path: Path, paper: str) -> None:
     del height
 
 
-@pytest.mark.parametrize("paper, size", [("a3", (420.0, 297.0)), ("tabloid", (431.8, 279.4))])
+@pytest.mark.parametrize(("paper", "size"), [("a3", (420.0, 297.0)), ("tabloid", (431.8, 279.4))])
 def test_board_paper_prints_the_board_on_one_sheet(tmp_path: Path, paper: str, size: tuple[float, float]) -> None:
     assert main(["build", "--game", "chimera", "--board-paper", paper, "--out", str(tmp_path)]) == 0
     pdf = pikepdf.open(tmp_path / "chimera" / "board.pdf")
     assert len(pdf.pages) == 1
     box = [float(v) / MM for v in pdf.pages[0].mediabox]
-    assert box[2] == pytest.approx(size[0], abs=0.1) and box[3] == pytest.approx(size[1], abs=0.1)
+    assert box[2] == pytest.approx(size[0], abs=0.1)
+    assert box[3] == pytest.approx(size[1], abs=0.1)
     plan = page_texts(tmp_path / "chimera" / "kit.pdf")[0]
-    assert paper.upper() in plan.upper() and "more than one paper size" in plan
+    assert paper.upper() in plan.upper()
+    assert "more than one paper size" in plan
 
 
 def ink_coverage(pdf_path: Path, page: int, dpi: int = 30) -> float:
@@ -277,7 +292,8 @@ def test_fold_layout_puts_each_back_beside_its_front_and_ink_saver_backs(tmp_pat
     assert main(["build", "--game", "duel-protocol", "--layout", "fold", "--ink", "saver",
                  "--out", str(tmp_path / "fold")]) == 0
     kit = page_texts(tmp_path / "fold" / "duel-protocol" / "kit.pdf")
-    assert not any(BLANK in text for text in kit) and "double-sided" not in kit[0]
+    assert not any(BLANK in text for text in kit)
+    assert "double-sided" not in kit[0]
     with pdfplumber.open(tmp_path / "fold" / "duel-protocol" / "schematics.pdf") as pdf:
         for page in pdf.pages:
             text = page.extract_text() or ""
@@ -285,7 +301,9 @@ def test_fold_layout_puts_each_back_beside_its_front_and_ink_saver_backs(tmp_pat
             folds = [line for line in page.lines if line.get("dash") and line["dash"][0]
                      and abs(line["x0"] - line["x1"]) < 0.01 and (line["bottom"] - line["top"]) / MM > 120]
             # a 140 x 120 mm front-and-back piece: the fold runs down its middle, the back beside the front
-            assert cards and len(folds) == cards and text.count("Reference Schematic") >= 2 * cards
+            assert cards
+            assert len(folds) == cards
+            assert text.count("Reference Schematic") >= 2 * cards
     assert ink_coverage(tmp_path / "grid" / "duel-protocol" / "schematics.pdf", 2) > 0.4  # solid backs
     assert main(["build", "--game", "duel-protocol", "--ink", "saver", "--out", str(tmp_path / "saver")]) == 0
     assert ink_coverage(tmp_path / "saver" / "duel-protocol" / "schematics.pdf", 2) < 0.1
@@ -317,5 +335,6 @@ def test_print_test_states_the_smallest_text_measured_and_quick_reference_is_rea
     parts = [p for p in sorted(kit.glob("*.pdf")) if p.name not in ("kit.pdf", "print-test.pdf")]
     smallest = min(size for part in parts for size in text_sizes(part))
     stated = re.search(r"smallest text in this kit is ([\d.]+) pt", " ".join(page_texts(kit / "print-test.pdf")))
-    assert stated and float(stated.group(1)) == pytest.approx(smallest, abs=0.05)
+    assert stated
+    assert float(stated.group(1)) == pytest.approx(smallest, abs=0.05)
     assert min(text_sizes(kit / "quick-reference.pdf")) >= 6.5

@@ -149,7 +149,7 @@ def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: Sou
                           hint=hint, expected=expected, found=found)
 
 
-def _tag_problem(model: type[BaseModel], error: dict, data: Any, source: SourceFile, where: tuple) -> Problem:
+def _tag_problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: SourceFile, where: tuple) -> Problem:
     """A tagged choice (a module's `effect: {kind: ...}`) with an unknown or missing tag: said at the tag,
     with every kind that exists, rather than "a mapping is not allowed"."""
     loc = tuple(error["loc"])

@@ -35,11 +35,14 @@ def test_every_help_has_an_example_and_describes_every_option(path: tuple[str, .
             assert action.help, f"`duelkit {' '.join(path)}` option {action.option_strings or action.dest} has no help"
 
 
-def test_help_lists_the_words_each_command_accepts(capsys) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
+def test_help_lists_the_words_each_command_accepts() -> None:
     helps = {path: parser.format_help() for path, parser in COMMANDS}
-    assert "paralysis (EMP Static)" in helps[("odds",)] and "burn (Burn)" in helps[("odds",)]
+    assert "paralysis (EMP Static)" in helps[("odds",)]
+    assert "burn (Burn)" in helps[("odds",)]
     assert "module effect kinds: respin, damage_bonus" in helps[("validate",)]
-    assert "Attack Wheel Size" in helps[("import",)] and "Special Ability" in helps[("import",)]
+    assert "Attack Wheel Size" in helps[("import",)]
+    assert "Special Ability" in helps[("import",)]
 
 
 def run(capsys, *args: str) -> tuple[int, str]:
@@ -53,7 +56,8 @@ def test_an_unknown_module_effect_kind_names_the_kinds_that_exist(capsys, base_p
     code, out = run(capsys, "validate", str(base_project))
     assert code == 1
     assert "effect.kind: unknown kind 'damage_bonuss'; the kinds are: respin, damage_bonus, star_bonus" in out
-    assert "hint: did you mean 'damage_bonus'?" in out and "a mapping is not allowed" not in out
+    assert "hint: did you mean 'damage_bonus'?" in out
+    assert "a mapping is not allowed" not in out
     assert "modules/x-attack.yaml:4:16" in out  # at the kind itself
 
 
@@ -61,7 +65,8 @@ def test_a_module_effect_without_a_kind_says_which_kinds_exist(capsys, base_proj
     (base_project / "modules" / "x-attack.yaml").write_text(
         "id: x-attack\nname: X Attack\ntext: More damage.\neffect: {amount: 30}\n")
     code, out = run(capsys, "validate", str(base_project))
-    assert code == 1 and "missing required key 'kind' in effect" in out
+    assert code == 1
+    assert "missing required key 'kind' in effect" in out
     assert "hint: add `kind:`, one of: respin, damage_bonus" in out
 
 
@@ -73,7 +78,8 @@ def test_one_bad_module_or_unit_is_reported_once_not_by_every_squad_listing_it(c
         "id: second\nunits: [alpha, bravo, charlie, delta, echo, foxtrot]\nmodules: [x-attack, no-such]\n")
     code, out = run(capsys, "validate", str(base_project))
     assert code == 1
-    assert "unknown module 'x-attack'" not in out and "unknown unit 'alpha'" not in out
+    assert "unknown module 'x-attack'" not in out
+    assert "unknown unit 'alpha'" not in out
     assert "squad 'second' names unknown module 'no-such'" in out  # a real typo is still caught
 
 
@@ -84,5 +90,6 @@ def test_a_name_with_an_unquoted_colon_gets_the_hint_to_quote_it(capsys, monkeyp
     unit = base_project / "unit_data" / "alpha.yaml"
     unit.write_text(unit.read_text().replace("name: Alpha Scout", "name: Alpha: the First"))
     code, out = run(capsys, "validate", str(base_project))
-    assert code == 1 and "error[Y002]" in out
+    assert code == 1
+    assert "error[Y002]" in out
     assert 'hint: text with \': \' in it must be quoted: write `name: "Alpha: the First"`' in out

@@ -27,9 +27,12 @@ def test_validate_in_a_subfolder_checks_the_project_not_the_bundled_games(
         "id: broken\nname: Broken\nclass: C\nmp: 1\ndisk:\n  - {move: Jab, color: white, size: 90, damage: 10}\n")
     monkeypatch.chdir(base_project / "unit_data" / "squads")
     code, out, err = run(capsys, "validate")
-    assert code == 1 and "segment sizes sum to 90" in out
+    assert code == 1
+    assert "segment sizes sum to 90" in out
     assert out.strip().endswith("duel-protocol: 8 units, 2 modules, 1 squads: 1 error, 0 warnings")
-    assert "chimera" not in out and "sword-duel" not in out and BUNDLED_NOTE not in err
+    assert "chimera" not in out
+    assert "sword-duel" not in out
+    assert BUNDLED_NOTE not in err
 
 
 def test_build_in_a_subfolder_writes_the_projects_kit_into_its_output(
@@ -39,7 +42,8 @@ def test_build_in_a_subfolder_writes_the_projects_kit_into_its_output(
     assert code == 0, err
     assert [p.name for p in (base_project / "output").iterdir() if not p.name.startswith(".")] == ["duel-protocol"]
     assert (base_project / "output" / "duel-protocol" / "kit.pdf").is_file()
-    assert not (base_project / "modules" / "output").exists() and "chimera" not in out
+    assert not (base_project / "modules" / "output").exists()
+    assert "chimera" not in out
 
 
 def test_reference_and_balance_use_the_project_and_its_output(capsys, monkeypatch, base_project: Path) -> None:
@@ -48,7 +52,8 @@ def test_reference_and_balance_use_the_project_and_its_output(capsys, monkeypatc
     assert sorted(p.name for p in (base_project / "output" / "reference").iterdir()
                   if not p.name.startswith(".")) == ["duel-protocol"]
     code, out, _ = run(capsys, "balance")
-    assert code == 0 and "7 units, 49 matchups" in out  # the project's units, not the bundled 20
+    assert code == 0
+    assert "7 units, 49 matchups" in out  # the project's units, not the bundled 20
     assert (base_project / "output" / "balance" / "duel-protocol" / "balance.csv").is_file()
 
 
@@ -63,10 +68,13 @@ def test_outside_any_project_the_bundled_demo_games_are_used_and_said(capsys, mo
     monkeypatch.chdir(tmp_path)
     assert find_project(tmp_path) is None
     code, out, err = run(capsys, "validate")
-    assert code == 0 and "chimera:" in out and "sword-duel:" in out
+    assert code == 0
+    assert "chimera:" in out
+    assert "sword-duel:" in out
     assert err.strip() == "no duelkit.yaml here or above: using the bundled demo games"
     code, _, err = run(capsys, "odds", "v-k4", "sq-7")
-    assert code == 0 and BUNDLED_NOTE in err
+    assert code == 0
+    assert BUNDLED_NOTE in err
 
 
 def test_a_data_dir_given_on_purpose_wins_and_says_nothing(capsys, monkeypatch, base_project: Path,
@@ -76,7 +84,9 @@ def test_a_data_dir_given_on_purpose_wins_and_says_nothing(capsys, monkeypatch, 
     assert main(["new", str(other), "--theme", "chimera"]) == 0
     capsys.readouterr()
     code, out, err = run(capsys, "validate", str(other))
-    assert code == 0 and out.startswith("chimera:") and err == ""
+    assert code == 0
+    assert out.startswith("chimera:")
+    assert err == ""
 
 
 def test_a_broken_duelkit_yaml_above_is_reported_not_replaced_by_the_demo_games(
@@ -84,11 +94,14 @@ def test_a_broken_duelkit_yaml_above_is_reported_not_replaced_by_the_demo_games(
     (base_project / "duelkit.yaml").write_text("theme: duel-protocl\n")
     monkeypatch.chdir(base_project / "unit_data")
     code, out, _ = run(capsys, "validate")
-    assert code == 1 and "unknown theme 'duel-protocl'" in out and "did you mean 'duel-protocol'" in out
+    assert code == 1
+    assert "unknown theme 'duel-protocl'" in out
+    assert "did you mean 'duel-protocol'" in out
     assert "chimera:" not in out
 
 
-def test_import_inside_a_project_starts_a_project_of_its_game(capsys, monkeypatch, tmp_path: Path) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
+def test_import_inside_a_project_starts_a_project_of_its_game(monkeypatch, tmp_path: Path) -> None:
     assert main(["new", str(tmp_path / "chim"), "--theme", "chimera"]) == 0
     csv_path = tmp_path / "units.csv"
     csv_path.write_text(
@@ -99,7 +112,8 @@ def test_import_inside_a_project_starts_a_project_of_its_game(capsys, monkeypatc
     assert "theme: chimera" in (tmp_path / "imported" / "duelkit.yaml").read_text()
 
 
-def test_new_makes_folders_with_the_designers_usual_permissions(capsys, tmp_path: Path) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
+def test_new_makes_folders_with_the_designers_usual_permissions(tmp_path: Path) -> None:
     old = os.umask(0o022)
     try:
         assert main(["new", str(tmp_path / "mygame")]) == 0

@@ -21,7 +21,8 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 def test_new_writes_a_small_commented_starter_that_validates_clean(capsys, tmp_path: Path, theme: str) -> None:
     target = tmp_path / "forge-wars"
     code, out, _ = run(capsys, "new", str(target), "--theme", theme)
-    assert code == 0 and f"next: read {target / 'README.md'}" in out
+    assert code == 0
+    assert f"next: read {target / 'README.md'}" in out
     code, out, _ = run(capsys, "validate", str(target))
     assert code == 0
     assert out.strip() == f"{theme}: 7 units, 3 modules, 1 squads: 0 errors, 0 warnings"
@@ -30,7 +31,8 @@ def test_new_writes_a_small_commented_starter_that_validates_clean(capsys, tmp_p
     assert "poison, noxious, paralysis, burn, confusion, sleep or frozen" in spark
     assert "Kinds: respin, damage_bonus" in (target / "modules" / "boost.yaml").read_text(encoding="utf-8")
     readme = (target / "README.md").read_text(encoding="utf-8")
-    assert readme.startswith("# forge-wars\n") and f"output/{theme}/kit.pdf" in readme
+    assert readme.startswith("# forge-wars\n")
+    assert f"output/{theme}/kit.pdf" in readme
     assert 'name: "forge-wars"' in (target / "duelkit.yaml").read_text(encoding="utf-8")
 
 
@@ -38,7 +40,7 @@ def test_the_starter_builds_a_kit_from_where_the_designer_stands(capsys, monkeyp
     target = tmp_path / "mygame"
     assert main(["new", str(target)]) == 0
     monkeypatch.chdir(target / "unit_data")
-    code, out, err = run(capsys, "build")
+    code, _, err = run(capsys, "build")
     assert code == 0, err
     kit = target / "output" / "duel-protocol" / "kit.pdf"
     with pikepdf.open(kit) as pdf:

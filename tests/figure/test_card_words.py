@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from toolkit.cli import main
 from toolkit.figure.database import load_database, project_dataset
 from toolkit.figure.kit.context import KitContext
@@ -28,14 +30,16 @@ def _card_text(project: Path, theme: str) -> str:
     return " ".join(text for page in component.pages for text in _texts(page.items))
 
 
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
 def test_a_move_with_inflicts_and_no_effect_text_prints_the_status_in_the_themes_words(
-        capsys, tmp_path: Path) -> None:
+        tmp_path: Path) -> None:
     project = tmp_path / "forge"
     assert main(["new", str(project)]) == 0  # the starter's Scorch: inflicts burn, no effect text
     assert "afflicted with Overheat" in _card_text(project, "duel-protocol")
     (project / "duelkit.yaml").write_text("theme: chimera\n", encoding="utf-8")
     text = _card_text(project, "chimera")
-    assert "afflicted with Burn" in text and "Overheat" not in text
+    assert "afflicted with Burn" in text
+    assert "Overheat" not in text
     assert "afflicted with Sleep" in text  # Runner's Lullaby: inflicts sleep
 
 
@@ -62,4 +66,5 @@ def test_effect_text_naming_another_status_than_it_inflicts_is_a_warning(capsys,
     out = capsys.readouterr().out
     assert ("warning[X010]: unit 'mixed': the effect text of 'Heat Ray' names Overheat, but the move inflicts "
             "EMP Static") in out
-    assert "unit_data/mixed.yaml:7:" in out and "hint: set `inflicts: burn` or change the text" in out
+    assert "unit_data/mixed.yaml:7:" in out
+    assert "hint: set `inflicts: burn` or change the text" in out

@@ -22,7 +22,8 @@ def test_vs_all_ranks_the_unit_against_every_other_unit(capsys) -> None:
     code, out, _ = run(capsys, "odds", "v-k4", "--vs", "all", "--json")
     assert code == 0
     rows = json.loads(out)["defenders"]
-    assert len(rows) == 19 and "v-k4" not in {row["defender"] for row in rows}
+    assert len(rows) == 19
+    assert "v-k4" not in {row["defender"] for row in rows}
     ratings = [row["rating"] for row in rows]
     assert ratings == sorted(ratings, reverse=True)  # best matchup first
     sq7 = next(row for row in rows if row["defender"] == "sq-7")
@@ -47,15 +48,21 @@ def test_vs_all_as_text_has_one_column_per_consequence(capsys) -> None:
 
 def test_an_unknown_unit_gets_a_did_you_mean(capsys) -> None:
     code, _, err = run(capsys, "odds", "v-k5", "sq-7")
-    assert code == 2 and "no unit 'v-k5'" in err and "did you mean 'v-k4'" in err
+    assert code == 2
+    assert "no unit 'v-k5'" in err
+    assert "did you mean 'v-k4'" in err
     code, _, err = run(capsys, "odds", "v-k4", "--vs", "sq7")
-    assert code == 2 and "did you mean 'sq-7'" in err
+    assert code == 2
+    assert "did you mean 'sq-7'" in err
     code, _, err = run(capsys, "odds", "v-k4", "sq-7", "--module", "x-atack")
-    assert code == 2 and "did you mean 'x-attack'" in err
+    assert code == 2
+    assert "did you mean 'x-attack'" in err
     code, _, err = run(capsys, "odds", "v-k4", "sq-7", "--vs", "all")
-    assert code == 2 and "not both" in err
+    assert code == 2
+    assert "not both" in err
     code, _, err = run(capsys, "odds", "v-k4")
-    assert code == 2 and "--vs all" in err
+    assert code == 2
+    assert "--vs all" in err
 
 
 def test_the_text_output_shows_where_the_odds_come_from_segment_by_segment(capsys) -> None:
@@ -72,7 +79,9 @@ def test_the_text_output_shows_where_the_odds_come_from_segment_by_segment(capsy
 
 def test_confusion_shows_its_self_hit_spin_in_the_table(capsys) -> None:
     code, out, _ = run(capsys, "odds", "v-k4", "sq-7", "--attacker-status", "confusion")
-    assert code == 0 and "(confusion: self-hit spin)" in out and "v-k4 hits itself" in out
+    assert code == 0
+    assert "(confusion: self-hit spin)" in out
+    assert "v-k4 hits itself" in out
 
 
 def _balance_csv(capsys, project: Path, theme: str) -> list[dict[str, str]]:
@@ -88,7 +97,9 @@ def test_balance_csv_has_mp_and_class_and_drops_columns_that_never_vary(capsys, 
     chimera = list(csv.DictReader(io.StringIO((tmp_path / "chimera" / "balance.csv").read_text())))
     assert {"mp", "class", "rating", "knockouts"} <= set(chimera[0])
     # nobody is an outlier in chimera: the column would be all 0; attack_win repeats win_rating
-    assert "outlier" not in chimera[0] and "attack_win" not in chimera[0] and "defend_win" not in chimera[0]
+    assert "outlier" not in chimera[0]
+    assert "attack_win" not in chimera[0]
+    assert "defend_win" not in chimera[0]
     protocol = list(csv.DictReader(io.StringIO((tmp_path / "duel-protocol" / "balance.csv").read_text())))
     z0 = next(row for row in protocol if row["id"] == "z-0")
     assert (z0["mp"], z0["class"], z0["outlier"]) == ("2", "UX", "1")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pdfplumber
+import pytest
 
 from toolkit.cli import main
 from toolkit.figure.database import bundled_dataset, load_database, project_dataset
@@ -29,19 +30,23 @@ def test_each_side_gets_its_own_deck_of_the_modules_its_squad_lists() -> None:
     database = load_database(bundled_dataset(bundled_root(), "duel-protocol"))
     copies = KitContext(database, "a4").module_copies()
     # both bundled squads list Double Chance and Unit Switch: one card in each side's deck
-    assert copies["double-chance"] == 2 and copies["unit-switch"] == 2
-    assert copies["x-attack"] == 1 and copies["signal-amplifier"] == 1
+    assert copies["double-chance"] == 2
+    assert copies["unit-switch"] == 2
+    assert copies["x-attack"] == 1
+    assert copies["signal-amplifier"] == 1
     assert sum(copies.values()) == 10
 
 
-def test_one_squad_means_both_sides_play_it_with_a_deck_each(capsys, tmp_path: Path) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
+def test_one_squad_means_both_sides_play_it_with_a_deck_each(tmp_path: Path) -> None:
     project = tmp_path / "starter"
     assert main(["new", str(project)]) == 0
     database = load_database(project_dataset(project, "duel-protocol"))
     assert KitContext(database, "a4").module_copies() == {"boost": 2, "quick-step": 2, "second-spin": 2}
 
 
-def test_copies_on_a_unit_and_a_module(capsys, tmp_path: Path) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
+def test_copies_on_a_unit_and_a_module(tmp_path: Path) -> None:
     project = tmp_path / "starter"
     assert main(["new", str(project)]) == 0
     boost = project / "modules" / "boost.yaml"
@@ -65,7 +70,8 @@ def test_copies_must_be_a_sensible_number(capsys, base_project: Path) -> None:
     assert "copies: the number 0 is not allowed; expected at least 1" in capsys.readouterr().out
 
 
-def test_build_squads_chooses_the_sides_on_the_token_sheet(capsys, tmp_path: Path) -> None:
+@pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log
+def test_build_squads_chooses_the_sides_on_the_token_sheet(tmp_path: Path) -> None:
     code = main(["build", "--game", "duel-protocol", "--squads", "malfunction-cascade,hydro-conductor",
                  "--out", str(tmp_path)])
     assert code == 0

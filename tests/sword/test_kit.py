@@ -304,7 +304,8 @@ def test_every_page_renders_on_the_chosen_paper(ctx: SwordContext, kit: list[Com
     # 22 cards: 3 sheets of 8 on A4, 4 of 6 on Letter (front and back each); tokens take 2 pages on Letter
     assert len(pages) == {"a4": 13, "letter": 16}[ctx.paper]
     cards = next(component for component in kit if component.name == "sword-cards")
-    assert len(cards.deck) == 22 and len(cards.pages) == 2 * -(-22 // card_grid(ctx.paper, CARD_W, CARD_H).per_sheet)
+    assert len(cards.deck) == 22
+    assert len(cards.pages) == 2 * -(-22 // card_grid(ctx.paper, CARD_W, CARD_H).per_sheet)
     assert all((page.width, page.height) == (width, height) for page in pages)
     pdf = render_pdf(Document("sword-duel kit", pages))
     assert len(pikepdf.open(io.BytesIO(pdf)).pages) == len(pages)

@@ -13,8 +13,8 @@ from toolkit.figure.analysis.odds import (
     KNOCKOUT_VALUE,
     BattleNotPossible,
     BattleOdds,
-    PairOutcome,
     Fighter,
+    PairOutcome,
     battle_odds,
     spun_disks,
 )

@@ -104,7 +104,7 @@ def foreign_words(text: str, theme: Theme) -> list[tuple[Theme, str, str]]:
     """Words of other themes that `text` uses and this theme does not: (other theme, what the word names
     (a status id or a term), the word)."""
     own = theme.vocabulary()
-    found = []
+    found: list[tuple[Theme, str, str]] = []
     for other_id in theme_ids():
         if other_id == theme.id:
             continue
