@@ -122,6 +122,10 @@ def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: Sou
     parent, key, value = _walk(data, loc)
     pos = _value_pos(parent, key, value)
     found = describe(value)
+    if kind == "line_break":
+        return source.problem("Y012", pos, f"{path}: a name or other one-line text holds a line break",
+                              hint="write it on one line; only longer text (effect, text) may have paragraphs",
+                              expected="one line", found=found)
     if kind in _S004_TYPES:
         expected = _expected_text(error)
         hint = ""
