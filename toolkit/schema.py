@@ -24,6 +24,7 @@ _TYPE_NAMES = {
     "dict_type": "a mapping (key: value lines)", "model_type": "a mapping (key: value lines)",
     "model_attributes_type": "a mapping (key: value lines)",
     "list_type": "a list", "tuple_type": "a list", "enum": "one of the allowed words",
+    "finite_number": "a finite number (not NaN or infinity)",
 }
 _S004_TYPES = {
     "literal_error", "enum", "string_pattern_mismatch", "greater_than", "greater_than_equal", "less_than",
