@@ -29,6 +29,7 @@ CODES: dict[str, str] = {
     "Y009": "unsupported YAML tag",
     "Y010": "mapping key is not a plain scalar",
     "Y011": "invisible or bidirectional control character in text",
+    "Y012": "control character (NUL, tab, ESC, line break ...) in text",
     # schema
     "S001": "unknown key",
     "S002": "missing required key",

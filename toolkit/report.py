@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 from toolkit.problems import Problem
+from toolkit.terminal import terminal_safe
 
 
 def format_problem(problem: Problem) -> str:
@@ -15,8 +16,11 @@ def format_problem(problem: Problem) -> str:
     gutter = " " * len(str(problem.line))
     lines.append(f"{gutter}--> {where}")
     if problem.line and problem.source_line:
-        shown = problem.source_line.replace("\t", " ")
-        lines += [f"{gutter} |", f"{problem.line} | {shown}", f"{gutter} | {' ' * (problem.column - 1)}^"]
+        # Escaping widens control characters (the CLI's terminal filter would anyway); keep the caret
+        # under the character it points at.
+        shown = terminal_safe(problem.source_line.replace("\t", " "))
+        indent = len(terminal_safe(problem.source_line[: problem.column - 1].replace("\t", " ")))
+        lines += [f"{gutter} |", f"{problem.line} | {shown}", f"{gutter} | {' ' * indent}^"]
     if problem.expected or problem.found:
         lines.append(f"{gutter} = expected {problem.expected or '?'}, found {problem.found or '?'}")
     if problem.hint:

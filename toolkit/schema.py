@@ -24,6 +24,7 @@ _TYPE_NAMES = {
     "dict_type": "a mapping (key: value lines)", "model_type": "a mapping (key: value lines)",
     "model_attributes_type": "a mapping (key: value lines)",
     "list_type": "a list", "tuple_type": "a list", "enum": "one of the allowed words",
+    "finite_number": "a finite number (not NaN or infinity)",
 }
 _S004_TYPES = {
     "literal_error", "enum", "string_pattern_mismatch", "greater_than", "greater_than_equal", "less_than",
@@ -122,6 +123,10 @@ def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: Sou
     parent, key, value = _walk(data, loc)
     pos = _value_pos(parent, key, value)
     found = describe(value)
+    if kind == "line_break":
+        return source.problem("Y012", pos, f"{path}: a name or other one-line text holds a line break",
+                              hint="write it on one line; only longer text (effect, text) may have paragraphs",
+                              expected="one line", found=found)
     if kind in _S004_TYPES:
         expected = _expected_text(error)
         hint = ""

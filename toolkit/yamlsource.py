@@ -33,6 +33,10 @@ BACKENDS: tuple[str, ...] = ("libyaml", "python") if yaml.__with_libyaml__ else 
 BACKEND = BACKENDS[0]
 
 _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+# C0 controls (tab included), DEL and C1 controls: quoted escapes such as "\e" or "\t" put them in a
+# value although the YAML reader refuses them raw. Line breaks are paragraphs in long text; the schema
+# refuses them in one-line fields (names).
+_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -211,9 +215,11 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
     except yaml.YAMLError as exc:  # reader errors carry a position of their own
         mark = getattr(exc, "position", None)
         line_pos = _offset_pos(text, mark) if isinstance(mark, int) else None
+        character = getattr(exc, "character", None)
+        what = _char_name(chr(character)) if isinstance(character, int) else "a character"
         return LoadedYaml(source, None, [source.problem(
-            "Y001", line_pos, f"the file contains a character YAML does not allow: {exc}",
-            hint="remove control characters from the file")])
+            "Y001", line_pos, f"the file contains {what}, which YAML does not allow",
+            hint="remove control characters from the file", expected="printable text", found=what)])
     if node is None:
         return LoadedYaml(source, None, [source.problem("Y005", Pos(1, 1), "the file holds no data")])
     builder = _Builder(source)
@@ -226,6 +232,14 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
     if data is None and not builder.problems:
         return LoadedYaml(source, None, [source.problem(
             "Y005", _pos(node), "the file holds only an empty value", hint="add a definition to the file")])
+    if not isinstance(data, (LocatedDict, LocatedList)):
+        # Every duelkit file is a mapping (or a list the caller reports); a bare value is located here,
+        # where its position is still known.
+        shown = str(data) if len(str(data)) <= 40 else str(data)[:37] + "..."
+        return LoadedYaml(source, None, [*builder.problems, source.problem(
+            "S005", _pos(node), f"the file holds a single value ('{shown}'), not a definition",
+            hint="a definition is a set of `key: value` lines", expected="a mapping",
+            found=type(data).__name__)])
     return LoadedYaml(source, data, builder.problems)
 
 
@@ -282,6 +296,13 @@ def _syntax_hint(problem_text: str, line: str) -> str:
         value = match.group(3).replace('"', '\\"')
         return (f"text with ': ' in it must be quoted: write `{match.group(2)}: \"{value}\"`")
     return "check indentation, colons and quotes on this line or the one above"
+
+
+def _char_name(char: str) -> str:
+    names = {"\x00": "NUL", "\t": "tab", "\n": "line break", "\r": "carriage return", "\x1b": "ESC",
+             "\x07": "BEL", "\x9b": "CSI"}
+    code = f"U+{ord(char):04X}"
+    return f"{code} ({names[char]})" if char in names else code
 
 
 class _Builder:
@@ -397,6 +418,13 @@ class _Builder:
         tag = node.tag
         if tag == _STR:
             value = node.value
+            control = _CONTROL.search(value)
+            if control:
+                char = control.group()
+                self.problems.append(self.source.problem(
+                    "Y012", _pos(node), f"text contains the control character {_char_name(char)}",
+                    hint="remove it; names and text are printed, and control characters cannot be",
+                    expected="text without control characters", found=repr(char)))
             if _INVISIBLE.search(value):
                 self.problems.append(self.source.problem(
                     "Y011", _pos(node), "text contains an invisible or bidirectional control character",

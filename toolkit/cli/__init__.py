@@ -16,14 +16,14 @@ from collections.abc import Sequence
 
 from toolkit import __version__
 from toolkit.cli import balance, board, build, export, import_table, new, odds, play, reference, replay, validate
-from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, resolve_project
+from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Parser, err, resolve_project
 from toolkit.problems import DuelkitError, UsageError
 
 COMMANDS = (validate, build, reference, balance, odds, board, new, import_table, export, play, replay)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="duelkit", description="Print-and-play toolkit for duel games.")
+    parser = Parser(prog="duelkit", description="Print-and-play toolkit for duel games.")
     parser.add_argument("--version", action="version", version=f"duelkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:

@@ -15,8 +15,11 @@ from toolkit.problems import DuelkitError, UsageError, sorted_problems
 from toolkit.project import find_project
 from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
+from toolkit.terminal import terminal_safe
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from toolkit.output import OutputFolder
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -24,11 +27,19 @@ BUNDLED_NOTE = f"no {PROJECT_FILE} here or above: using the bundled demo games"
 
 
 def out(text: str = "") -> None:
-    print(text)
+    print(terminal_safe(text))
 
 
 def err(text: str) -> None:
-    print(text, file=sys.stderr)
+    print(terminal_safe(text), file=sys.stderr)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse echoes arguments in its messages; they pass the same terminal filter as our output.
+    Subcommand parsers are made of the same class (argparse's default `parser_class`)."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        super()._print_message(terminal_safe(message), file)
 
 
 def resolve_project(args: argparse.Namespace) -> None:

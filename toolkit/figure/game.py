@@ -260,9 +260,7 @@ class FigureGame(Game):
     def import_table(self, csv_path: Path, out: Path) -> Report:
         from toolkit.figure.importer import read_csv, write_project
 
-        if not csv_path.is_file():
-            raise UsageError(f"CSV file '{csv_path}' does not exist")
-        result = read_csv(csv_path)
+        result = read_csv(csv_path)  # a missing file, a folder or a FIFO is a usage error with its own message
         written = write_project(result, out, self.id)
         report = Report()
         for figure in result.skipped:

@@ -6,12 +6,12 @@ image (one sharp block per matchup) so that a 500-unit database does not mean 25
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 
 from PIL import Image as PILImage
 
+from toolkit.csvsafe import csv_text
 from toolkit.figure.analysis.balance import (
     EFFECT_WEIGHT,
     OUTLIER_SHARE,
@@ -206,22 +206,15 @@ def ratings_csv(ctx: KitContext, result: Balance) -> str:
     columns = [[row[k] for row in rows] for k in range(len(header))]
     keep = [k for k, name in enumerate(header) if name in KEPT_COLUMNS
             or (len(set(columns[k])) > 1 and columns[k] not in columns[:k])]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([header[k] for k in keep])
-    for row in rows:
-        writer.writerow([row[k] for k in keep])
-    return out.getvalue()
+    return csv_text([[header[k] for k in keep], *([row[k] for k in keep] for row in rows)])
 
 
 def matchups_csv(result: Balance) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
     names = ("attacker_wins", "defender_wins", "draw", "attacker_deactivated", "defender_deactivated",
              "attacker_effect", "defender_effect")
-    writer.writerow(["attacker", "defender", *names])
+    rows: list[list[object]] = [["attacker", "defender", *names]]
     for i, attacker in enumerate(result.unit_ids):
         for j, defender in enumerate(result.unit_ids):
             m = result.matrix[i][j]
-            writer.writerow([attacker, defender, *(f"{m.p(name):.6f}" for name in names)])
-    return out.getvalue()
+            rows.append([attacker, defender, *(f"{m.p(name):.6f}" for name in names)])
+    return csv_text(rows)

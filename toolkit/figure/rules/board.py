@@ -5,10 +5,11 @@ Coordinates are millimetres on the drawn board, y growing downwards; player A si
 
 from __future__ import annotations
 
-import itertools
 import math
+from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Generic, Literal, TypeVar
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
@@ -16,14 +17,18 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 from toolkit.fields import Slug
 from toolkit.players import PLAYERS, Player
 
+T = TypeVar("T")
 _TOLERANCE = 0.01
+MAX_REPORTED = 100  # failures of one kind listed before "and more": a broken huge board stays readable
 Point = tuple[float, float]  # (x, y) in mm on the drawn board
+# Millimetres; finite (NaN and infinity are located schema errors) and within 100 m, so sums stay exact.
+Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-100_000, le=100_000)]
 
 
 class BoardNode(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    x: float
-    y: float
+    x: Coordinate
+    y: Coordinate
     role: Literal["point", "goal", "entry"] = "point"
     side: Player | None = None
 
@@ -121,21 +126,35 @@ def _point_on_segment(p: Point, a: Point, b: Point) -> bool:
 
 
 def _check_planar(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
+    """Planarity of the graph, then of the drawing: routes that cross, and routes drawn through a node.
+    A spatial grid keeps the drawing checks near-linear: only routes and nodes that share a cell meet."""
     failures = []
     if not nx.check_planarity(graph)[0]:
         failures.append(BoardFailure(None, "the routes cannot be drawn without crossings (graph is not planar)"))
     points = {name: (node.x, node.y) for name, node in board.nodes.items()}
     routes = sorted(tuple(sorted(route)) for route in board.routes)
-    for (a, b), (c, d) in itertools.combinations(routes, 2):
-        if {a, b} & {c, d}:
-            continue
-        if _segments_cross(points[a], points[b], points[c], points[d]):
-            failures.append(BoardFailure(a, f"route {a}-{b} crosses route {c}-{d}",
-                                         "move a node so the drawn lines do not cross"))
-    for (a, b), name in itertools.product(routes, sorted(points)):
-        if name not in (a, b) and _point_on_segment(points[name], points[a], points[b]):
-            failures.append(BoardFailure(name, f"route {a}-{b} is drawn straight through node {name}"))
-    return failures
+    lengths = [math.dist(points[a], points[b]) for a, b in routes]
+    grid: _Grid[int] = _Grid(max(board.token_diameter_mm + board.min_gap_mm,
+                                 sum(lengths) / max(len(lengths), 1), 1.0))
+    for index, (a, b) in enumerate(routes):
+        grid.add(index, points[a], points[b])
+    crossings = []
+    for i, (a, b) in enumerate(routes):
+        for j in sorted(k for k in grid.near(points[a], points[b]) if k > i):
+            c, d = routes[j]
+            if not {a, b} & {c, d} and _segments_cross(points[a], points[b], points[c], points[d]):
+                crossings.append(BoardFailure(a, f"route {a}-{b} crosses route {c}-{d}",
+                                              "move a node so the drawn lines do not cross"))
+    failures += _at_most(crossings, "crossing routes")
+    nodes: _Grid[str] = _Grid(grid.cell)
+    for name in sorted(points):
+        nodes.add(name, points[name], points[name])
+    through = []
+    for a, b in routes:
+        for name in sorted(nodes.near(points[a], points[b])):
+            if name not in (a, b) and _point_on_segment(points[name], points[a], points[b]):
+                through.append(BoardFailure(name, f"route {a}-{b} is drawn straight through node {name}"))
+    return failures + _at_most(through, "routes drawn through nodes")
 
 
 def _check_sides(board: Board) -> list[BoardFailure]:
@@ -182,12 +201,14 @@ def rotation_map(board: Board) -> dict[str, str | None]:
     xs = [node.x for node in board.nodes.values()]
     ys = [node.y for node in board.nodes.values()]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    grid: _Grid[str] = _Grid(1.0)
+    for name, node in board.nodes.items():
+        grid.add(name, (node.x, node.y), (node.x, node.y))
     result: dict[str, str | None] = {}
     for name, node in sorted(board.nodes.items()):
         target = (2 * cx - node.x, 2 * cy - node.y)
-        result[name] = next(
-            (other for other, o in sorted(board.nodes.items()) if math.dist((o.x, o.y), target) < _TOLERANCE), None
-        )
+        result[name] = next((other for other in sorted(grid.near(target, target))
+                             if math.dist((board.nodes[other].x, board.nodes[other].y), target) < _TOLERANCE), None)
     return result
 
 
@@ -225,12 +246,59 @@ def _check_reachability(board: Board, graph: nx.Graph[str]) -> list[BoardFailure
 
 
 def _check_spacing(board: Board) -> list[BoardFailure]:
+    """Token circles too close: each node is compared with the nodes in its grid cell and the 8 around it."""
     needed = board.token_diameter_mm + board.min_gap_mm
-    failures = []
-    for (a, na), (b, nb) in itertools.combinations(sorted(board.nodes.items()), 2):
-        distance = math.dist((na.x, na.y), (nb.x, nb.y))
-        if distance < needed - _TOLERANCE:
-            failures.append(BoardFailure(a, f"nodes {a} and {b} are {distance:.1f} mm apart; tokens of "
-                                         f"{board.token_diameter_mm:g} mm need at least {needed:g} mm",
-                                         "spread the nodes or use smaller tokens"))
-    return failures
+    names = sorted(board.nodes)
+    order = {name: index for index, name in enumerate(names)}
+    grid: _Grid[str] = _Grid(needed)
+    for name in names:
+        node = board.nodes[name]
+        grid.add(name, (node.x, node.y), (node.x, node.y))
+    failures: list[BoardFailure] = []
+    for a in names:
+        na = board.nodes[a]
+        for b in sorted(grid.near((na.x, na.y), (na.x, na.y)), key=order.__getitem__):
+            if order[b] <= order[a]:
+                continue
+            nb = board.nodes[b]
+            distance = math.dist((na.x, na.y), (nb.x, nb.y))
+            if distance < needed - _TOLERANCE:
+                failures.append(BoardFailure(a, f"nodes {a} and {b} are {distance:.1f} mm apart; tokens of "
+                                             f"{board.token_diameter_mm:g} mm need at least {needed:g} mm",
+                                             "spread the nodes or use smaller tokens"))
+        if len(failures) > MAX_REPORTED:
+            break
+    return _at_most(failures, "nodes too close together")
+
+
+def _at_most(failures: list[BoardFailure], what: str) -> list[BoardFailure]:
+    """The first MAX_REPORTED failures, and one line saying there are more."""
+    if len(failures) <= MAX_REPORTED:
+        return failures
+    return [*failures[:MAX_REPORTED],
+            BoardFailure(None, f"... and more {what}: the first {MAX_REPORTED} are listed; fix them and check again")]
+
+
+class _Grid(Generic[T]):
+    """A uniform grid of square cells (millimetres): things in the same or a neighbouring cell are near.
+
+    `add` files an item under every cell its bounding box touches; `near` returns the items filed under
+    the cells a box touches, widened by one cell so that anything within one cell size is found."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[T]] = defaultdict(list)
+
+    def _span(self, p: Point, q: Point, margin: int) -> Iterator[tuple[int, int]]:
+        x0, x1 = sorted((math.floor(p[0] / self.cell), math.floor(q[0] / self.cell)))
+        y0, y1 = sorted((math.floor(p[1] / self.cell), math.floor(q[1] / self.cell)))
+        for i in range(x0 - margin, x1 + margin + 1):
+            for j in range(y0 - margin, y1 + margin + 1):
+                yield i, j
+
+    def add(self, item: T, p: Point, q: Point) -> None:
+        for key in self._span(p, q, 0):
+            self.cells[key].append(item)
+
+    def near(self, p: Point, q: Point) -> set[T]:
+        return {item for key in self._span(p, q, 1) if key in self.cells for item in self.cells[key]}

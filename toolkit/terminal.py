@@ -1,0 +1,30 @@
+"""Make text safe to show on a terminal: the one filter every line the command line prints goes through.
+
+Names, ids, file names and quoted source lines come from untrusted files. A raw ESC, BEL, CSI (0x9b) or
+carriage return in them could recolour, retitle or rewrite the user's terminal, and a bidi override
+could make text read backwards; so every control character except the line break is shown escaped:
+
+- C0 controls (NUL ... US, tab and carriage return included) as `\\x1b` style escapes;
+- DEL, C1 controls (0x80-0x9f), line/paragraph separators and the invisible or bidirectional
+  format characters as `\\u009b` style escapes. With `ensure_ascii=False` JSON leaves exactly these
+  characters raw, and `\\uXXXX` is also a JSON escape: filtered JSON stays valid and decodes to the
+  same text, so JSON output needs no second filter.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Characters a terminal would act on, or that change how the text around them is displayed.
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every control character except the line break escaped (see the module docstring)."""
+    return _UNSAFE.sub(_escape, text)
+
