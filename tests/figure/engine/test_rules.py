@@ -284,6 +284,34 @@ def test_confusion_without_a_hit_goes_on_to_the_battle():
     assert state.spin == (1, slot(state, "a1"))
 
 
+def test_both_confused_each_spin_for_a_self_hit_and_both_can_fall():
+    """Independent self-hit spins (the default `both_confused`): the defender spins even after the
+    attacker hit itself, and two self-hits send both units to the Repair Bay with no battle."""
+    g = game()
+    state = at(g, {"a1": "r2c0", "b1": "r0c0"}, statuses={"a1": "confusion", "b1": "confusion"})
+    move(state, "a1", "r1c0")
+    attack(state, "a1", "b1")
+    assert state.spin == (0, slot(state, "a1"))
+    state.apply(GOLD)
+    assert state.spin == (0, slot(state, "b1"))  # the defender still makes its own self-hit spin
+    state.apply(GOLD)
+    assert where(state, "a1") == "bay"
+    assert where(state, "b1") == "bay"
+    assert state.current_player == B
+
+
+def test_both_confused_one_self_hit_cancels_the_battle():
+    g = game()
+    state = at(g, {"a1": "r2c0", "b1": "r0c0"}, statuses={"a1": "confusion", "b1": "confusion"})
+    move(state, "a1", "r1c0")
+    attack(state, "a1", "b1")
+    state.apply(BLUE)  # the attacker does not hit itself
+    state.apply(GOLD)  # the defender does
+    assert where(state, "b1") == "bay"
+    assert where(state, "a1") == "r1c0"
+    assert state.current_player == B
+
+
 def test_duel_protocol_sleep_passable_counts_as_miss_and_is_cured_when_attacked():
     g = game(a={"a1": unit("a1", mp=3)})
     state = at(g, {"a1": "r2c0", "b1": "r1c0", "b2": "r4c4"}, statuses={"b1": "sleep"})

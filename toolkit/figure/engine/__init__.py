@@ -21,7 +21,7 @@ Rulings (fields of the frozen `Rules`; `rules.RULINGS` holds each one's source a
 | upgrade_offer | after_battle_knockout (spec 000 3.6) | never |
 | reset_form_on_deactivation | true (specs silent) | false |
 | min_mp | 1 (S-TRM's "minimum of 1"; a first-turn 1 MP unit may deploy) | any number |
-| both_confused | attacker_first (as `duelkit odds`) | defender_first |
+| both_confused | independent self-hit spins (as `duelkit odds`) | attacker_first, defender_first |
 | paralysis_tie | first_in_wheel_order (repo DESIGN) | (none yet) |
 | sleeper_passable | theme_table (each Table 2.2) | never, always |
 | attacked_sleeper_spins | false (shared DESIGN 6: counts as a Miss) | true |

@@ -29,7 +29,7 @@ class Rules:
     upgrade_offer: str = "after_battle_knockout"
     reset_form_on_deactivation: bool = True
     min_mp: int = 1
-    both_confused: str = "attacker_first"
+    both_confused: str = "independent"
     paralysis_tie: str = "first_in_wheel_order"
     sleeper_passable: str = "theme_table"
     attacked_sleeper_spins: bool = False
@@ -109,9 +109,11 @@ RULINGS: dict[str, Ruling] = {
         1, "specs 'MP typically 1 to 3'; S-TRM's text '(to a minimum of 1)'; a first-turn 1 MP unit may still deploy",
         "any whole number"),
     "both_confused": Ruling(
-        "attacker_first", "specs silent: the attacker's self-hit spin comes first; if it hits itself the battle is "
-        "over before the defender spins (as `duelkit odds` computes)",
-        "defender_first", ("attacker_first", "defender_first")),
+        "independent", "repo DESIGN (Odds: both units confused): both seeds word the self-hit spin per unit, so "
+        "each confused unit makes its own; one that hits itself is Deactivated and the battle is cancelled, both "
+        "hitting themselves Deactivates both (as `duelkit odds` computes)",
+        "attacker_first / defender_first: that unit spins first and a self-hit ends the battle before the other "
+        "spins", ("independent", "attacker_first", "defender_first")),
     "paralysis_tie": Ruling(
         "first_in_wheel_order", "repo DESIGN (Rules: Paralysis): the largest non-Miss segment, the first on a tie",
         "(no other value yet; toolkit.figure.rules.disk.largest_non_miss decides)", ("first_in_wheel_order",)),

@@ -68,6 +68,7 @@ SPIN_REASONS = ("confusion", "battle", "wake", "poison")
 GOAL, LOCKOUT, TURN_LIMIT, REPETITION = "goal_capture", "lockout", "turn_limit", "repetition"
 
 MISS = -1  # a battle "segment" for a unit that cannot take part: it counts as a Miss
+SELF_HIT = -2  # a battle "segment" for a confused unit that hit itself (independent self-hit spins)
 NO_TURN_FX = (-1, 0, -1, 0, -1, 0)
 PASS_ACTION = Action(PASS)
 DIGEST_MASK = (1 << 64) - 1  # damage slot, damage, star slot, stars, move-through slot, extra MP
@@ -823,8 +824,14 @@ class GameState:
     def _battle_continue(self) -> None:
         """Walk the battle's steps: self-hit spins, the two battle spins, re-spin offers, resolution."""
         att, dfn, aseg, dseg, step = self.battle  # type: ignore[misc]
-        order = (att, dfn) if self.game.rules.both_confused == "attacker_first" else (dfn, att)
+        order = (dfn, att) if self.game.rules.both_confused == "defender_first" else (att, dfn)
         while True:
+            if step == 2 and SELF_HIT in (aseg, dseg):  # independent self-hit spins: both are in
+                for slot, segment in ((att, aseg), (dfn, dseg)):
+                    if segment == SELF_HIT:
+                        self._deactivate(slot)
+                self._end_turn()
+                return
             if step < 2:
                 who = order[step]
                 step += 1
@@ -890,11 +897,15 @@ class GameState:
             self.battle = (att, dfn, aseg, dseg, step)
             self._battle_continue()
         elif reason == SPIN_CONFUSION:
-            if effects.self_hit(segment):
+            if not effects.self_hit(segment):
+                self._battle_continue()
+            elif self.game.rules.both_confused == "independent":
+                att, dfn, aseg, dseg, step = self.battle  # type: ignore[misc]
+                self.battle = (att, dfn, SELF_HIT if slot == att else aseg, SELF_HIT if slot == dfn else dseg, step)
+                self._battle_continue()
+            else:
                 self._deactivate(slot)
                 self._end_turn()
-            else:
-                self._battle_continue()
         elif reason == SPIN_WAKE:
             if effects.wake_spin_succeeds(segment):
                 self.status[slot] = 0
