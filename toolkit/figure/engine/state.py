@@ -827,10 +827,7 @@ class GameState:
         order = (dfn, att) if self.game.rules.both_confused == "defender_first" else (att, dfn)
         while True:
             if step == 2 and SELF_HIT in (aseg, dseg):  # independent self-hit spins: both are in
-                for slot, segment in ((att, aseg), (dfn, dseg)):
-                    if segment == SELF_HIT:
-                        self._deactivate(slot)
-                self._end_turn()
+                self._end_by_self_hits(((att, aseg), (dfn, dseg)))
                 return
             if step < 2:
                 who = order[step]
@@ -870,6 +867,13 @@ class GameState:
                 self.decider = self.player
                 self._resolve_battle()
                 return
+
+    def _end_by_self_hits(self, spun: tuple[tuple[int, int], ...]) -> None:
+        """The battle is cancelled: every confused unit that hit itself is Deactivated."""
+        for slot, segment in spun:
+            if segment == SELF_HIT:
+                self._deactivate(slot)
+        self._end_turn()
 
     def _offers_respin(self, slot: int) -> bool:
         side = slot // SQUAD_UNITS
