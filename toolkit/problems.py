@@ -57,6 +57,7 @@ CODES: dict[str, str] = {
     "F001": "symbolic link that leads outside the project",
     "F002": "special file (FIFO, socket, device) or a file where a folder belongs",
     "F003": "file or folder that cannot be read",
+    "F004": "path that is not inside the project",
     # projects and boards
     "P001": "not a duelkit data folder",
     "P002": "unknown theme",

@@ -47,6 +47,7 @@ class DataSet:
     unit_dir: Path
     module_dir: Path
     root: Path | None = None  # the project: nothing outside it is read (None: the common parent)
+    board: Path | None = None  # the project's own board file (`board:` in duelkit.yaml); None: the standard board
 
     @property
     def project(self) -> Path:
@@ -97,9 +98,10 @@ def find_datasets(data_dir: Path | None) -> tuple[list[DataSet], list[Problem]]:
     return [bundled_dataset(root, tid) for tid in theme_ids() if (root / "unit_data" / tid).is_dir()], []
 
 
-def load_board(path: Path = DEFAULT_BOARD) -> tuple[Board | None, list[Problem]]:
-    """Load a board file and run every board check; failures are located at the node they name."""
-    loaded = load_yaml_file(path, display_path(path))
+def load_board(path: Path = DEFAULT_BOARD, root: Path | None = None) -> tuple[Board | None, list[Problem]]:
+    """Load a board file and run every board check; failures are located at the node they name. With
+    `root` (the project), a board reached through a link leading outside it is refused unread."""
+    loaded = load_yaml_file(path, display_path(path), root)
     if loaded.data is None:
         return None, loaded.problems
     board, problems = validate_model(Board, loaded.data, loaded.source)
@@ -115,9 +117,7 @@ def load_board(path: Path = DEFAULT_BOARD) -> tuple[Board | None, list[Problem]]
 def load_database(dataset: DataSet) -> Database:
     """Load and validate one theme's database. Problems are collected, never raised."""
     theme = load_theme(dataset.theme_id)
-    board, problems = load_board()
-    if board is None:
-        raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
+    board, problems = _board(dataset)
     rejected: list[Rejected] = []
     broken_units: set[str] = set()
     broken_modules: set[str] = set()
@@ -138,6 +138,20 @@ def load_database(dataset: DataSet) -> Database:
     _check_squads(database)
     database.problems = sorted(problems, key=Problem.sort_key)
     return database
+
+
+def _board(dataset: DataSet) -> tuple[Board, list[Problem]]:
+    """The project's board when it names one and it passes every check; otherwise the standard board, so
+    the other checks still run (the project board's problems, reported here, stop any build)."""
+    problems: list[Problem] = []
+    if dataset.board is not None:
+        board, problems = load_board(dataset.board, dataset.project)
+        if board is not None and not any(problem.is_error for problem in problems):
+            return board, problems
+    standard, broken = load_board()
+    if standard is None:
+        raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in broken))
+    return standard, problems
 
 
 def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: str,
