@@ -101,7 +101,7 @@ class FigureGame(Game):
     def load(self, where: Where) -> FigureData:
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
         if where.settings is not None:
-            dataset = replace(dataset, board=where.settings.path("board"))
+            dataset = replace(dataset, project_file=where.settings)
         return FigureData(load_database(dataset))
 
     def describe(self, data: GameData) -> str:
@@ -110,9 +110,9 @@ class FigureGame(Game):
         return f"{len(db.units)} units, {len(db.modules)} modules, {len(db.squads)} squads{board}"
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
-        from toolkit.figure.kit.build import layout_warnings
+        from toolkit.figure.kit.build import glyph_problems, layout_warnings
 
-        return layout_warnings(_database(data))
+        return layout_warnings(_database(data)) + glyph_problems(_database(data))
 
     def kit_steps(self, data: GameData) -> int:
         del data  # the same generators run for every figure project
@@ -130,6 +130,9 @@ class FigureGame(Game):
         for component in build_components(database, paper, options or PrintOptions(), squads):
             advance(f"{self.id}: {component.name}")
             components.append(component)
+        from toolkit.figure.kit.build import glyph_problems
+
+        components[0].warnings += glyph_problems(database)  # the print test: what the printer cannot show
         if with_balance:
             from toolkit.figure.analysis.balance import balance
             from toolkit.figure.kit.balance_report import build_balance
@@ -137,6 +140,9 @@ class FigureGame(Game):
 
             components.append(build_balance(KitContext(database, paper), balance(database.unit_defs())))
         return components
+
+    def kit_title(self, data: GameData) -> str:
+        return _database(data).theme.terms.game  # the project's `name:` when it has one
 
     def export_set(self, data: GameData) -> ExportSet:
         from toolkit.figure.kit.context import KitContext
