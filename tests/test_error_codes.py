@@ -29,7 +29,10 @@ def _header(path: Path) -> tuple[str, int, str]:
 def _validate(project: Path) -> list[Problem]:
     found, problems = discover(project)
     for game, where in found:
-        problems += game.load(where).problems
+        data = game.load(where)
+        problems += data.problems
+        if not data.has_errors:  # as `duelkit validate` does: what the printed kit cannot show (R001, G001)
+            problems += game.layout_warnings(data)
     return problems
 
 
@@ -82,7 +85,7 @@ def test_cli_reports_bad_file_with_exit_1(case: Path, base_project: Path, capsys
     _place(base_project, case, place)
     code = main(["validate", str(base_project)])
     out = capsys.readouterr()
-    warnings_only = ("D004", "Y011", "L001", "L002", "L003", "L004", "N001", "X010", "X011")
+    warnings_only = ("D004", "Y011", "L001", "L002", "L003", "L004", "N001", "X010", "X011", "G001", "G003")
     expected_exit = 0 if _header(case)[0] in warnings_only else 1
     assert code == expected_exit
     assert "Traceback" not in out.out + out.err

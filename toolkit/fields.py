@@ -22,10 +22,39 @@ def _one_line(text: str) -> str:
 ShortText = Annotated[StrictStr, Field(min_length=1, max_length=120), AfterValidator(_one_line)]
 
 
+RelativePath = Annotated[StrictStr, Field(min_length=1, max_length=400)]  # a file inside the project
+HexColor = Annotated[StrictStr, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class BackSettings(BaseModel):
+    """`back:` in duelkit.yaml: the project's card back. A picture covers the card to its bleed; otherwise
+    the standard design is drawn in `color`. `text` replaces the game's name in the medallion."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    image: RelativePath | None = None
+    color: HexColor | None = None
+    text: ShortText | None = None
+
+
 class ProjectFile(BaseModel):
-    """`duelkit.yaml` at the top of a designer's project: which game (or theme) it holds."""
+    """`duelkit.yaml` at the top of a designer's project: which game (or theme) it holds, its name, and its
+    own files (a board, a card back; paths relative to the project) and words (theme overrides)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
     theme: Slug
     name: ShortText | None = None
+    board: RelativePath | None = None
+    back: BackSettings | None = None
+    terms: dict[StrictStr, ShortText] | None = None  # the theme's words replaced: {hangar: Garage}
+    statuses: dict[StrictStr, ShortText] | None = None  # status names replaced: {burn: Scorch}
+    fonts: list[RelativePath] | None = None  # fallback fonts (TTF/OTF), used glyph by glyph for what DejaVu lacks
+
+    def paths(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """Every file this project file names: (where it is written, the path as written)."""
+        found: list[tuple[tuple[str | int, ...], str]] = [(("board",), self.board)] if self.board else []
+        if self.back is not None and self.back.image:
+            found.append((("back", "image"), self.back.image))
+        found += [(("fonts", index), font) for index, font in enumerate(self.fonts or ())]
+        return found

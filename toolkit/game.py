@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
     from toolkit.kit.component import Component
     from toolkit.kit.options import PrintOptions
+    from toolkit.loading import Project
 
 
 class NotApplicable(UsageError):
@@ -31,6 +32,7 @@ class Where:
 
     root: Path
     project: bool
+    settings: Project | None = None  # the project's duelkit.yaml (None for the bundled layout)
 
 
 class GameData(ABC):
@@ -211,9 +213,10 @@ class Game(ABC):
         del data, request
         raise NotApplicable(self.why_not("odds"))
 
-    def check_board(self, path: Path | None) -> Report:
-        """`duelkit board check`: the structural checks of a board file."""
-        del path
+    def check_board(self, path: Path | None, where: Where | None = None) -> Report:
+        """`duelkit board check`: the structural checks of a board file (by default the board of the
+        project at `where`, else the standard one) and the distances a designer plans with."""
+        del path, where
         raise NotApplicable(self.why_not("board"))
 
     def import_table(self, csv_path: Path, out: Path) -> Report:

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from toolkit.fields import ProjectFile
 from toolkit.problems import Problem
-from toolkit.safe_fs import display_path, scan_yaml
+from toolkit.safe_fs import FileProblem, display_path, project_file, scan_yaml
 from toolkit.schema import locate, validate_model
 from toolkit.yamlsource import LocatedDict, LocatedList, Pos, SourceFile, load_yaml_file
 
@@ -143,14 +143,29 @@ def index_by_id(entries: list[Located[D]], kind: str, problems: list[Problem]) -
 
 @dataclass(frozen=True)
 class Project:
-    """A designer's `duelkit.yaml`: the game it names, and where that name is written (for messages)."""
+    """A designer's `duelkit.yaml`: the game it names, its settings, and where each is written (for messages)."""
 
     game_id: str
     source: SourceFile
     data: LocatedDict
+    settings: ProjectFile
+    root: Path
 
     def problem_at_game(self, code: str, message: str, **details: Any) -> Problem:
         return self.source.problem(code, locate(self.data, ("theme",)), message, **details)
+
+    def resolve(self, loc: tuple[str | int, ...], relative: str) -> tuple[Path | None, Problem | None]:
+        """The project's file that `relative` (written at `loc` of duelkit.yaml) names, or the problem
+        located at that value: a path outside the project (F004) or a missing file (F003)."""
+        try:
+            return project_file(self.root, relative), None
+        except FileProblem as exc:
+            return None, self.source.problem(exc.code, locate(self.data, loc), exc.message, hint=exc.hint)
+
+    def path(self, *loc: str | int) -> Path | None:
+        """The file named at `loc` (e.g. "board"), when it is written and inside the project."""
+        written = dict(self.settings.paths()).get(loc)
+        return self.resolve(loc, written)[0] if written else None
 
 
 def read_project(root: Path) -> tuple[Project | None, list[Problem]]:
@@ -163,4 +178,9 @@ def read_project(root: Path) -> tuple[Project | None, list[Problem]]:
     problems = loaded.problems + problems
     if project is None or not isinstance(loaded.data, LocatedDict):
         return None, problems
-    return Project(project.theme, loaded.source, loaded.data), problems
+    found = Project(project.theme, loaded.source, loaded.data, project, root)
+    for loc, relative in project.paths():
+        problem = found.resolve(loc, relative)[1]
+        if problem is not None:
+            problems.append(problem)
+    return found, problems

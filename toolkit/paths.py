@@ -8,7 +8,8 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 DATA_DIR = PACKAGE_DIR / "data"
 THEMES_DIR = DATA_DIR / "themes"
 BOARDS_DIR = DATA_DIR / "boards"
-DEFAULT_BOARD = BOARDS_DIR / "standard.yaml"
+STANDARD_BOARD_ID = "standard"
+DEFAULT_BOARD = BOARDS_DIR / f"{STANDARD_BOARD_ID}.yaml"
 STARTERS_DIR = DATA_DIR / "starters"  # the small commented projects `duelkit new` writes
 
 

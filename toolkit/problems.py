@@ -58,6 +58,12 @@ CODES: dict[str, str] = {
     "F001": "symbolic link that leads outside the project",
     "F002": "special file (FIFO, socket, device) or a file where a folder belongs",
     "F003": "file or folder that cannot be read",
+    "F004": "path that is not inside the project",
+    "A001": "picture that is not a readable PNG, JPEG or SVG",
+    # glyphs and fonts (toolkit/kit/glyphs.py)
+    "G001": "character no font can draw (warning)",
+    "G002": "fallback font that cannot be used",
+    "G003": "Arabic text printed unshaped (warning)",
     # projects and boards
     "P001": "not a duelkit data folder",
     "P002": "unknown theme",

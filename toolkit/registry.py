@@ -60,7 +60,7 @@ def discover(data_dir: Path | None) -> tuple[list[tuple[Game, Where]], list[Prob
                 hint=f"did you mean '{close[0]}'?" if close else f"themes: {', '.join(known)}",
                 expected=" or ".join(known), found=project.game_id))
             return [], problems
-        return [(find_game(project.game_id), Where(root, project=True))], problems
+        return [(find_game(project.game_id), Where(root, project=True, settings=project))], problems
     found = [(game, Where(root, project=False)) for game in games() if game.found_in(root)]
     if not found:
         raise UsageError(

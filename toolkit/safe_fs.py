@@ -87,6 +87,22 @@ def _not_regular(path: Path, mode: int) -> FileProblem:
                        "replace it with a plain text file, or move it out of the project")
 
 
+def project_file(root: Path, relative: str) -> Path:
+    """The file a project names by a path relative to itself (`board: boards/mine.yaml`, a unit's `art:`).
+    An absolute path, or one that climbs out with `..`, is refused (F004) before anything is touched; a
+    missing file is F003. Links inside the project are followed later by `read_file`, which refuses any
+    that lead outside. Raises FileProblem."""
+    written = Path(relative)
+    if written.is_absolute() or ".." in written.parts or not relative.strip():
+        raise FileProblem("F004", root / relative, f"'{relative}' is not a path inside the project",
+                          "write the path relative to the folder holding duelkit.yaml, without '..'")
+    path = root / written
+    if not os.path.lexists(path):
+        raise FileProblem("F003", path, f"'{relative}' does not exist in the project",
+                          "check the spelling; the path is relative to the folder holding duelkit.yaml")
+    return path
+
+
 def read_file(path: Path, limit: int, root: Path | None = None) -> tuple[bytes, int]:
     """The size of a regular file and its bytes (none when it is over `limit`). With `root`, a file
     reached through a link that leaves `root` is refused. Raises FileProblem."""

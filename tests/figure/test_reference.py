@@ -133,7 +133,7 @@ def test_project_template_overrides_and_errors_name_the_line(capsys, tmp_path: P
     assert main(["reference", str(project)]) == 0
     html = (project / "output" / "reference" / "duel-protocol" / "manual.html").read_text()
     assert "(house style)" in html
-    assert "DUEL PROTOCOL" in html
+    assert "<h1>kit: protocol manual" in html  # the project's name (`name:` in duelkit.yaml), not the theme's
     (project / "templates" / "manual.html.j2").write_text("<p>\n{{ manual.title }\n</p>\n", encoding="utf-8")
     assert main(["reference", str(project)]) == 1
     assert "manual.html.j2:2" in capsys.readouterr().err

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import difflib
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
 from toolkit.figure.model import Module, Segment, Squad, Unit
+from toolkit.figure.project_theme import project_theme
 from toolkit.figure.rules.board import Board, check_board
 from toolkit.figure.rules.disk import check_disk
 from toolkit.figure.rules.roster import squad_findings, upgrade_cycles
@@ -24,6 +26,7 @@ from toolkit.figure.theme import Theme, foreign_words, load_theme, named_statuse
 from toolkit.loading import (
     PROJECT_FILE,
     Located,
+    Project,
     Rejected,
     index_by_id,
     load_kind,
@@ -31,8 +34,9 @@ from toolkit.loading import (
     yaml_files,
 )
 from toolkit.paths import DEFAULT_BOARD, bundled_root
+from toolkit.pictures import Art, BackLook, read_art
 from toolkit.problems import Problem, Severity, UsageError
-from toolkit.safe_fs import display_path
+from toolkit.safe_fs import FileProblem, display_path
 from toolkit.schema import locate, validate_model
 from toolkit.yamlsource import LocatedDict, SourceFile, load_yaml_file
 
@@ -47,6 +51,7 @@ class DataSet:
     unit_dir: Path
     module_dir: Path
     root: Path | None = None  # the project: nothing outside it is read (None: the common parent)
+    project_file: Project | None = None  # the project's duelkit.yaml: its name, words, board and card back
 
     @property
     def project(self) -> Path:
@@ -64,6 +69,10 @@ class Database:
     # ids defined in files that failed to load (squads naming them are not told they are unknown)
     broken_units: set[str] = field(default_factory=set)
     broken_modules: set[str] = field(default_factory=set)
+    # the designer's pictures, read and downsampled once: ("unit" | "module", id) -> picture
+    art: dict[tuple[str, str], Art] = field(default_factory=dict)
+    back: BackLook | None = None  # the project's card back (`back:` in duelkit.yaml)
+    project_file: Project | None = None  # the project's duelkit.yaml (its printed words are checked for glyphs)
 
     @property
     def has_errors(self) -> bool:
@@ -97,9 +106,10 @@ def find_datasets(data_dir: Path | None) -> tuple[list[DataSet], list[Problem]]:
     return [bundled_dataset(root, tid) for tid in theme_ids() if (root / "unit_data" / tid).is_dir()], []
 
 
-def load_board(path: Path = DEFAULT_BOARD) -> tuple[Board | None, list[Problem]]:
-    """Load a board file and run every board check; failures are located at the node they name."""
-    loaded = load_yaml_file(path, display_path(path))
+def load_board(path: Path = DEFAULT_BOARD, root: Path | None = None) -> tuple[Board | None, list[Problem]]:
+    """Load a board file and run every board check; failures are located at the node they name. With
+    `root` (the project), a board reached through a link leading outside it is refused unread."""
+    loaded = load_yaml_file(path, display_path(path), root)
     if loaded.data is None:
         return None, loaded.problems
     board, problems = validate_model(Board, loaded.data, loaded.source)
@@ -114,10 +124,9 @@ def load_board(path: Path = DEFAULT_BOARD) -> tuple[Board | None, list[Problem]]
 
 def load_database(dataset: DataSet) -> Database:
     """Load and validate one theme's database. Problems are collected, never raised."""
-    theme = load_theme(dataset.theme_id)
-    board, problems = load_board()
-    if board is None:
-        raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in problems))
+    theme, problems = project_theme(load_theme(dataset.theme_id), dataset.project_file)
+    board, board_problems = _board(dataset)
+    problems += board_problems
     rejected: list[Rejected] = []
     broken_units: set[str] = set()
     broken_modules: set[str] = set()
@@ -128,7 +137,8 @@ def load_database(dataset: DataSet) -> Database:
     squads = load_kind(squad_files, Squad, "squads", problems)
     modules = load_kind(yaml_files(dataset.module_dir, root=root, problems=problems), Module, "modules", problems,
                         broken=broken_modules)
-    database = Database(theme, board, problems=problems)
+    problems += _fonts(dataset.project_file)
+    database = Database(theme, board, problems=problems, project_file=dataset.project_file)
     database.broken_units, database.broken_modules = broken_units, broken_modules
     database.units = index_by_id(units, "unit", problems)
     database.modules = index_by_id(modules, "module", problems)
@@ -136,8 +146,71 @@ def load_database(dataset: DataSet) -> Database:
     _check_units(database)
     _check_rejected_disks(database, rejected)
     _check_squads(database)
+    _read_art(database, root)
+    _read_back(database, dataset.project_file)
     database.problems = sorted(problems, key=Problem.sort_key)
     return database
+
+
+def _fonts(project: Project | None) -> list[Problem]:
+    """The project's fallback fonts, in use from now on. reportlab (250 ms to import) is loaded only for a
+    project with fonts, or when it is loaded already (an earlier project's fonts must then be dropped)."""
+    if (project is None or not project.settings.fonts) and "toolkit.render.fonts" not in sys.modules:
+        return []
+    from toolkit.kit.glyphs import load_fonts
+
+    return load_fonts(project)
+
+
+def _read_art(db: Database, root: Path) -> None:
+    """Each unit's and module's `art:`, read once per file; a problem is located at its `art:` value."""
+    read: dict[str, Art | FileProblem] = {}
+    entries: list[tuple[str, Located[Unit] | Located[Module]]] = [
+        *(("unit", entry) for entry in db.units.values()), *(("module", entry) for entry in db.modules.values())]
+    for kind, entry in entries:
+        relative = entry.value.art
+        if relative is None:
+            continue
+        if relative not in read:
+            try:
+                read[relative] = read_art(root, relative)
+            except FileProblem as exc:
+                read[relative] = exc
+        found = read[relative]
+        if isinstance(found, FileProblem):
+            db.problems.append(entry.source.problem(found.code, entry.pos("art"), found.message, hint=found.hint))
+        else:
+            db.art[(kind, entry.value.id)] = found
+
+
+def _read_back(db: Database, project: Project | None) -> None:
+    back = project.settings.back if project is not None else None
+    if project is None or back is None:
+        return
+    image = None
+    path = project.path("back", "image")  # a path outside the project or missing is reported with duelkit.yaml
+    if path is not None and back.image:
+        try:
+            image = read_art(project.root, back.image)
+        except FileProblem as exc:
+            db.problems.append(project.source.problem(exc.code, locate(project.data, ("back", "image")), exc.message,
+                                                      hint=exc.hint))
+    db.back = BackLook(image, back.color, back.text)
+
+
+def _board(dataset: DataSet) -> tuple[Board, list[Problem]]:
+    """The project's board when it names one and it passes every check; otherwise the standard board, so
+    the other checks still run (the project board's problems, reported here, stop any build)."""
+    problems: list[Problem] = []
+    path = dataset.project_file.path("board") if dataset.project_file is not None else None
+    if path is not None:
+        board, problems = load_board(path, dataset.project)
+        if board is not None and not any(problem.is_error for problem in problems):
+            return board, problems
+    standard, broken = load_board()
+    if standard is None:
+        raise UsageError("the bundled board is broken: " + "; ".join(p.message for p in broken))
+    return standard, problems
 
 
 def _disk_problems(db: Database, source: SourceFile, data: LocatedDict, label: str,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,8 +29,9 @@ from toolkit.game import (
 )
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
-from toolkit.paths import DEFAULT_BOARD, STARTERS_DIR
+from toolkit.paths import DEFAULT_BOARD, STANDARD_BOARD_ID, STARTERS_DIR
 from toolkit.problems import Problem, UsageError
+from toolkit.safe_fs import display_path
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
@@ -50,6 +51,11 @@ class FigureData(GameData):
 def _database(data: GameData) -> Database:
     assert isinstance(data, FigureData), "a figure-duel command was given another game's data"
     return data.database
+
+
+def _problem_line(problem: Problem) -> str:
+    hint = f" (hint: {problem.hint})" if problem.hint else ""
+    return f"{problem.file}:{problem.line}:{problem.column}: {problem.code} {problem.message}{hint}"
 
 
 def _check_squads(database: Database, squads: tuple[str, ...]) -> None:
@@ -94,16 +100,19 @@ class FigureGame(Game):
 
     def load(self, where: Where) -> FigureData:
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
+        if where.settings is not None:
+            dataset = replace(dataset, project_file=where.settings)
         return FigureData(load_database(dataset))
 
     def describe(self, data: GameData) -> str:
         db = _database(data)
-        return f"{len(db.units)} units, {len(db.modules)} modules, {len(db.squads)} squads"
+        board = f", board '{db.board.id}'" if db.board.id != STANDARD_BOARD_ID else ""
+        return f"{len(db.units)} units, {len(db.modules)} modules, {len(db.squads)} squads{board}"
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
-        from toolkit.figure.kit.build import layout_warnings
+        from toolkit.figure.kit.build import glyph_problems, layout_warnings
 
-        return layout_warnings(_database(data))
+        return layout_warnings(_database(data)) + glyph_problems(_database(data))
 
     def kit_steps(self, data: GameData) -> int:
         del data  # the same generators run for every figure project
@@ -121,6 +130,9 @@ class FigureGame(Game):
         for component in build_components(database, paper, options or PrintOptions(), squads):
             advance(f"{self.id}: {component.name}")
             components.append(component)
+        from toolkit.figure.kit.build import glyph_problems
+
+        components[0].warnings += glyph_problems(database)  # the print test: what the printer cannot show
         if with_balance:
             from toolkit.figure.analysis.balance import balance
             from toolkit.figure.kit.balance_report import build_balance
@@ -128,6 +140,9 @@ class FigureGame(Game):
 
             components.append(build_balance(KitContext(database, paper), balance(database.unit_defs())))
         return components
+
+    def kit_title(self, data: GameData) -> str:
+        return _database(data).theme.terms.game  # the project's `name:` when it has one
 
     def export_set(self, data: GameData) -> ExportSet:
         from toolkit.figure.kit.context import KitContext
@@ -243,18 +258,27 @@ class FigureGame(Game):
         odds = compute(setup)
         return odds_json(setup, odds) if request.as_json else odds_text(setup, odds)
 
-    def check_board(self, path: Path | None) -> Report:
+    def check_board(self, path: Path | None, where: Where | None = None) -> Report:
+        from toolkit.figure.rules.board_distances import distance_lines
+
+        root = None
+        project = where.settings if where is not None else None
+        if path is None and project is not None and project.settings.board:
+            problem = project.resolve(("board",), project.settings.board)[1]
+            if problem is not None:
+                return Report(lines=[_problem_line(problem)], failed=True)
+            path, root = project.path("board"), project.root
         path = path or DEFAULT_BOARD
         if not path.is_file():
             raise UsageError(f"board file '{path}' does not exist or is not a file")
-        board, problems = load_board(path)
-        report = Report(failed=bool(problems))
-        for problem in sorted(problems, key=Problem.sort_key):
-            hint = f" (hint: {problem.hint})" if problem.hint else ""
-            report.lines.append(f"{problem.file}:{problem.line}:{problem.column}: {problem.code} "
-                                f"{problem.message}{hint}")
-        if board is not None and not problems:
-            report.lines.append(f"board '{board.id}' OK: {len(board.nodes)} nodes, {len(board.routes)} routes")
+        board, problems = load_board(path, root)
+        report = Report(failed=any(problem.is_error for problem in problems))
+        report.lines += [_problem_line(problem) for problem in sorted(problems, key=Problem.sort_key)]
+        if board is not None and not report.failed:
+            shown = "the standard board" if path == DEFAULT_BOARD else display_path(path)
+            report.lines.append(f"board '{board.id}' ({shown}) OK: {len(board.nodes)} nodes, "
+                                f"{len(board.routes)} routes")
+            report.lines += distance_lines(board)
         return report
 
     def import_table(self, csv_path: Path, out: Path) -> Report:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from toolkit.fields import ShortText, Slug, Text
+from toolkit.fields import RelativePath, ShortText, Slug, Text
 
 
 class Color(str, Enum):
@@ -154,6 +154,8 @@ class Unit(_Frozen):
     subroutine: Subroutine | None = None
     upgrades_to: Slug | None = None
     copies: Copies = 1  # cards and tokens of this unit (per side, for tokens)
+    # a picture for its card and token (a path in the project); printed only, so not part of a game's data hash
+    art: RelativePath | None = Field(default=None, exclude=True)
     disk: Annotated[tuple[Segment, ...], Field(min_length=1, max_length=24)]
 
 
@@ -226,6 +228,7 @@ class Module(_Frozen):
     text: Text
     effect: ModuleEffect
     copies: Copies = 1  # cards of this module in each deck (one deck per side whose squad lists it)
+    art: RelativePath | None = Field(default=None, exclude=True)  # a picture for its card (a path in the project)
 
 
 class Squad(_Frozen):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from toolkit.kit.art import covering
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
+from toolkit.pictures import Art, BackLook
 from toolkit.render.impose import BLEED, SAFE_ZONE, card_grid, fold_pairs, impose_cards
 from toolkit.render.scene import Anchor, Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line
@@ -29,9 +31,16 @@ def card_face(width: float, height: float, fill: str = CARD_FACE, frame: str = A
 
 
 def card_back(width: float, height: float, game: str, kind: str, accent: str = ACCENT,
-              ink_saver: bool = False) -> list[Shape]:
+              ink_saver: bool = False, look: BackLook | None = None) -> list[Shape]:
     """A symmetric back (it reads the same after any flip): solid colour, rings, game and card kind.
-    With `ink_saver` the same design in outline on white paper: no large fills."""
+    With `ink_saver` the same design in outline on white paper: no large fills. A project's `look`
+    (`back:` in duelkit.yaml) gives the colour and the medallion's words, or a picture covering the card to
+    its bleed (with its words, if any, in the medallion); ink saver keeps to the outline design."""
+    if look is not None:
+        accent = look.color or accent
+        game = look.text or game
+        if look.image is not None and not ink_saver:
+            return _picture_back(width, height, look.image, game if look.text else None, kind, accent)
     cx, cy = width / 2, height / 2
     paper, ink = ("#ffffff", accent) if ink_saver else (accent, "#ffffff")
     items: list[Shape] = [Rect(-BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED, filled(paper))]
@@ -50,6 +59,19 @@ def card_back(width: float, height: float, game: str, kind: str, accent: str = A
     items.append(Text(cx, cy - 1, title.lines[0], title.size, "bold", ink, "middle"))
     label = fit_line(kind, radius * 1.5, "regular", 7, 5)
     items.append(Text(cx, cy + 4.5, label.lines[0], label.size, "regular", ink, "middle"))
+    return items
+
+
+def _picture_back(width: float, height: float, picture: Art, words: str | None, kind: str,
+                  accent: str) -> list[Shape]:
+    items = covering(picture, -BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED)
+    if words:
+        radius = min(width, height) * 0.32
+        items.append(Circle(width / 2, height / 2, radius, filled(accent, "#ffffff", 0.6)))
+        title = fit_line(words, radius * 1.5, "bold", 11, 6)
+        items.append(Text(width / 2, height / 2 - 1, title.lines[0], title.size, "bold", "#ffffff", "middle"))
+        label = fit_line(kind, radius * 1.5, "regular", 7, 5)
+        items.append(Text(width / 2, height / 2 + 4.5, label.lines[0], label.size, "regular", "#ffffff", "middle"))
     return items
 
 

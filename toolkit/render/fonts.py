@@ -1,15 +1,25 @@
-"""The TrueType fonts shipped in the package (DejaVu Sans), registered once for measuring and PDF.
+"""The TrueType fonts shipped in the package (DejaVu Sans), registered once for measuring and PDF, and a
+project's fallback fonts (`fonts:` in duelkit.yaml), used glyph by glyph for what DejaVu lacks.
 
 Every PDF embeds these (as subsets); nothing falls back to a base-14 font. Text is measured with the
-same metrics both renderers use, so wrapping decisions hold in PDF and SVG alike.
+same metrics both renderers use, so wrapping decisions hold in PDF and SVG alike. Right-to-left text
+(Hebrew, Arabic) is put in display order by python-bidi (the Unicode bidirectional algorithm) when drawn;
+Arabic letters are not shaped (joined), which `toolkit/kit/glyphs.py` warns about.
+
+The fallback fonts are process-wide, as reportlab's font registry is: `use_fallback_fonts` sets them when
+a project is loaded (one project per command).
 """
 
 from __future__ import annotations
 
+import io
+import unicodedata
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
 
+from bidi import get_display
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -27,6 +37,55 @@ SVG_FAMILY = {"regular": ("DejaVu Sans", "normal", "normal"), "bold": ("DejaVu S
               "condensed": ("DejaVu Sans Condensed", "normal", "condensed"),
               "condensed-bold": ("DejaVu Sans Condensed", "bold", "condensed")}
 REPLACEMENT = "?"
+RTL_CLASSES = frozenset({"R", "AL"})
+
+
+class FontFileError(ValueError):
+    """A fallback font reportlab cannot use (not TrueType, PostScript outlines, a broken file)."""
+
+
+_fallbacks: tuple[tuple[str, frozenset[int]], ...] = ()  # (PDF name, characters it has), in the project's order
+
+
+@cache
+def _register_fallback(data: bytes) -> tuple[str, frozenset[int], str]:
+    """Register a font once per content; returns its PDF name, characters and family name."""
+    import hashlib
+
+    name = "Duelkit-Fallback-" + hashlib.sha1(data).hexdigest()[:12]
+    try:
+        font = TTFont(name, io.BytesIO(data))
+    except Exception as exc:  # reportlab raises TTFError and others for fonts it cannot embed
+        raise FontFileError(str(exc) or type(exc).__name__) from None
+    pdfmetrics.registerFont(font)
+    family = font.face.familyName.decode("utf-8", "replace") if isinstance(font.face.familyName, bytes) \
+        else str(font.face.familyName)
+    return name, frozenset(font.face.charToGlyph), family
+
+
+def check_font(data: bytes) -> str:
+    """The family name of a usable TrueType/OpenType (TrueType outlines) font; FontFileError otherwise."""
+    return _register_fallback(data)[2]
+
+
+def use_fallback_fonts(fonts: Sequence[bytes]) -> None:
+    """Use these fonts, in order, for every character DejaVu lacks (invalid ones must be left out first)."""
+    global _fallbacks
+    chosen = tuple(_register_fallback(data)[:2] for data in fonts)
+    if chosen != _fallbacks:
+        _fallbacks = chosen
+        _SVG_FALLBACK_FAMILIES[:] = [_register_fallback(data)[2] for data in fonts]
+        missing_glyphs.cache_clear()
+        text_width.cache_clear()
+        font_runs.cache_clear()
+
+
+_SVG_FALLBACK_FAMILIES: list[str] = []
+
+
+def svg_fallback_families() -> list[str]:
+    """The fallback fonts' family names: the SVG's font-family list falls back to them glyph by glyph."""
+    return list(_SVG_FALLBACK_FAMILIES)
 
 
 @cache
@@ -42,11 +101,41 @@ def _charmap(font: FontName) -> frozenset[int]:
     return frozenset(ttf.face.charToGlyph)
 
 
+def _fallback_for(code: int) -> str | None:
+    return next((name for name, chars in _fallbacks if code in chars), None)
+
+
 @lru_cache(maxsize=16384)
 def missing_glyphs(text: str, font: FontName = "regular") -> frozenset[str]:
-    """Characters the font cannot draw (they would print as empty boxes)."""
+    """Characters neither the font nor any fallback font can draw (they would print as empty boxes)."""
     charmap = _charmap(font)
-    return frozenset(ch for ch in text if ord(ch) not in charmap and ch not in "\n\r\t")
+    return frozenset(ch for ch in text if ord(ch) not in charmap and ch not in "\n\r\t"
+                     and _fallback_for(ord(ch)) is None)
+
+
+@lru_cache(maxsize=16384)
+def font_runs(text: str, font: FontName) -> tuple[tuple[str, str], ...]:
+    """The text cut into (PDF font name, characters) runs: the font itself wherever it has the glyph,
+    else the first fallback font that has it."""
+    charmap = _charmap(font)
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        name = PDF_NAMES[font] if ord(ch) in charmap else (_fallback_for(ord(ch)) or PDF_NAMES[font])
+        if runs and runs[-1][0] == name:
+            runs[-1] = (name, runs[-1][1] + ch)
+        else:
+            runs.append((name, ch))
+    return tuple(runs)
+
+
+def is_rtl(text: str) -> bool:
+    """Whether the text holds right-to-left letters (Hebrew, Arabic, ...)."""
+    return any(unicodedata.bidirectional(ch) in RTL_CLASSES for ch in text)
+
+
+def display_order(text: str) -> str:
+    """The text as it is drawn left to right: right-to-left runs reversed by the bidi algorithm."""
+    return get_display(text) if is_rtl(text) else text
 
 
 def printable(text: str, font: FontName = "regular") -> str:
@@ -59,4 +148,6 @@ def printable(text: str, font: FontName = "regular") -> str:
 def text_width(text: str, font: FontName, size_pt: float) -> float:
     """Width in millimetres (cached: kits measure the same words many times)."""
     register_fonts()
-    return pdfmetrics.stringWidth(text, PDF_NAMES[font], size_pt) * PT_TO_MM
+    if not _fallbacks:
+        return pdfmetrics.stringWidth(text, PDF_NAMES[font], size_pt) * PT_TO_MM
+    return sum(pdfmetrics.stringWidth(chunk, name, size_pt) for name, chunk in font_runs(text, font)) * PT_TO_MM

@@ -10,12 +10,13 @@ import io
 import math
 from functools import lru_cache
 
+from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.fonts import PDF_NAMES, printable, register_fonts, text_width
+from toolkit.render.fonts import PDF_NAMES, display_order, font_runs, printable, register_fonts, text_width
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
@@ -68,6 +69,7 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
     total ink, with an output intent naming the printing condition.
     """
     register_fonts()
+    rl_config.useA85 = 0  # binary streams: ASCII85 would make every page and picture 25% larger, for 7-bit mail
     buffer = io.BytesIO()
     first = document.pages[0] if document.pages else Page(210, 297)
     canvas = Canvas(buffer, pagesize=(first.width * mm, first.height * mm), invariant=1, pageCompression=1,
@@ -204,7 +206,7 @@ def _image(canvas: Canvas, item: Image) -> None:
     canvas.saveState()
     canvas.translate(item.x, item.y + item.h)
     canvas.scale(1, -1)  # images upright again inside the flipped page
-    canvas.drawImage(ImageReader(io.BytesIO(item.png)), 0, 0, item.w, item.h)
+    canvas.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.w, item.h, mask="auto")
     canvas.restoreState()
 
 
@@ -255,18 +257,20 @@ def _texts(canvas: Canvas, items: list[Text], state: _State) -> None:
     text = canvas.beginText()
     font: tuple[str, float] | None = None
     for item in items:
+        shown = display_order(printable(item.text, item.font))  # never a missing-glyph box, whoever built the item
         x = item.x
         if item.anchor != "start":
-            width = text_width(printable(item.text, item.font), item.font, item.size)
+            width = text_width(shown, item.font, item.size)
             x -= width / 2 if item.anchor == "middle" else width
         text.setTextTransform(1, 0, 0, -1, x, item.y)  # glyphs upright again inside the flipped page
-        if font != (item.font, item.size):
-            font = (item.font, item.size)
-            text.setFont(PDF_NAMES[item.font], item.size * PT_TO_MM)
         if item.color != state.fill:
             text.setFillColor(_color(item.color, state.cmyk))
             state.fill = item.color  # the fill colour outlives the text object
-        text.textOut(printable(item.text, item.font))  # never a missing-glyph box, whoever built the item
+        for name, chunk in font_runs(shown, item.font):  # a fallback font for what the font lacks
+            if font != (name, item.size):
+                font = (name, item.size)
+                text.setFont(name, item.size * PT_TO_MM)
+            text.textOut(chunk)
     canvas.drawText(text)
 
 

@@ -109,13 +109,16 @@ class Group:
 
 @dataclass(frozen=True)
 class Image:
-    """A raster image (PNG bytes) stretched over a box; pixels stay sharp (no smoothing)."""
+    """A raster image (PNG or JPEG bytes) stretched over a box. A chart's pixels stay sharp; `smooth`
+    (a designer's art) lets the viewer interpolate."""
 
     x: float
     y: float
     w: float
     h: float
-    png: bytes = field(repr=False)
+    data: bytes = field(repr=False)
+    kind: Literal["png", "jpeg"] = "png"
+    smooth: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import math
 
 import svgwrite
 
-from toolkit.render.fonts import SVG_FAMILY
+from toolkit.render.fonts import SVG_FAMILY, svg_fallback_families
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
@@ -62,9 +62,10 @@ def _point(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
 
 def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):  # noqa: C901 - one flat branch per shape type
     if isinstance(item, Image):
-        href = "data:image/png;base64," + base64.b64encode(item.png).decode("ascii")
+        href = f"data:image/{item.kind};base64," + base64.b64encode(item.data).decode("ascii")
+        extra = {} if item.smooth else {"style": "image-rendering:pixelated"}
         return drawing.image(href, insert=(_n(item.x), _n(item.y)), size=(_n(item.w), _n(item.h)),
-                             preserveAspectRatio="none", style="image-rendering:pixelated")
+                             preserveAspectRatio="none", **extra)
     if isinstance(item, Reuse):
         group = drawing.g()
         for child in item.items:
@@ -90,8 +91,10 @@ def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):  # noqa: C901 - 
         return group
     if isinstance(item, Text):
         family, weight, stretch = SVG_FAMILY[item.font]
+        # the viewer falls back glyph by glyph through the list, and orders right-to-left text itself
+        families = "".join(f"'{name}', " for name in (family, *svg_fallback_families()) if "'" not in name)
         return drawing.text(item.text, insert=(_n(item.x), _n(item.y)), fill=item.color,
-                            font_family=f"'{family}', sans-serif", font_weight=weight, font_stretch=stretch,
+                            font_family=f"{families}sans-serif", font_weight=weight, font_stretch=stretch,
                             font_size=_n(item.size * PT_TO_MM), text_anchor=_ANCHOR[item.anchor])
     if isinstance(item, Rect):
         extra = {"rx": _n(item.radius)} if item.radius else {}

@@ -21,6 +21,7 @@ class SwordDatabase:
     builds: dict[str, Build] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     sources: dict[str, Located[Technique]] = field(default_factory=dict)  # where each technique is written
+    name: str = GAME_NAME  # the printed name: the project's `name:` in duelkit.yaml, else the spec's
 
     @property
     def has_errors(self) -> bool:
@@ -38,6 +39,11 @@ class SwordContext:
     db: SwordDatabase
     paper: str  # "a4" or "letter"
     options: PrintOptions = field(default_factory=PrintOptions)  # layout, ink and board paper
+
+    @property
+    def name(self) -> str:
+        """The game's printed name (the project's `name:`)."""
+        return self.db.name
 
     def locate(self, owner: str, field_name: str) -> tuple[str, int, int] | None:
         """The file, line and column of a technique's field (for text-fit warnings)."""

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
-from toolkit.problems import Problem, UsageError
+from toolkit.loading import Project
+from toolkit.problems import Problem, Severity, UsageError
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
@@ -34,6 +35,19 @@ def _database(data: GameData) -> SwordDatabase:
     return data.database
 
 
+FIGURE_ONLY = ("board", "back", "terms", "statuses")  # duelkit.yaml keys a sword-duel kit does not use yet
+
+
+def _figure_only(project: Project) -> list[Problem]:
+    """duelkit.yaml keys that sword-duel does not use: said, rather than silently ignored."""
+    from toolkit.schema import locate
+
+    return [project.source.problem("S004", locate(project.data, (key,), key=True),
+                                   f"`{key}:` is not used by sword-duel projects (only by duel-protocol and chimera)",
+                                   hint=f"remove `{key}:`", severity=Severity.WARNING)
+            for key in FIGURE_ONLY if getattr(project.settings, key) is not None]
+
+
 class SwordGame(Game):
     """Two swordsmen, action and technique cards, range and initiative (spec 002)."""
 
@@ -56,7 +70,19 @@ class SwordGame(Game):
         return has_sword_data(root)
 
     def load(self, where: Where) -> SwordData:
-        return SwordData(load_sword(where.root))
+        database = load_sword(where.root)
+        project = where.settings
+        if project is not None:
+            database.name = project.settings.name or database.name
+            database.problems += _figure_only(project)
+            if project.settings.fonts:
+                from toolkit.kit.glyphs import load_fonts
+
+                database.problems += load_fonts(project)
+        return SwordData(database)
+
+    def kit_title(self, data: GameData) -> str:
+        return _database(data).name
 
     def describe(self, data: GameData) -> str:
         db = _database(data)
@@ -64,9 +90,13 @@ class SwordGame(Game):
         return f"{len(db.techniques)} techniques, {draft}, {len(db.builds)} builds"
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
+        from toolkit.kit.glyphs import glyph_warnings
         from toolkit.sword.kit.build import layout_warnings
 
-        return layout_warnings(SwordContext(_database(data), "a4"))
+        db = _database(data)
+        glyphs = [problem for entry in db.sources.values()
+                  for problem in glyph_warnings(entry.source, entry.data, frozenset({"id", "kind"}))]
+        return layout_warnings(SwordContext(db, "a4")) + glyphs
 
     def kit_steps(self, data: GameData) -> int:
         del data  # the same generators run for every sword-duel project

@@ -17,6 +17,7 @@ from toolkit.figure.kit.spinners import build_spinners
 from toolkit.figure.kit.tokens import build_tokens
 from toolkit.kit.batch import batch_allocation
 from toolkit.kit.component import Component
+from toolkit.kit.glyphs import glyph_warnings, project_glyph_warnings
 from toolkit.kit.measure import smallest_text
 from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem
@@ -45,6 +46,16 @@ def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
     for generate in (build_schematics, build_modules):
         warnings += generate(context).warnings
     return warnings
+
+
+def glyph_problems(database: Database) -> list[Problem]:
+    """Characters of the printed data no font can draw (G001) and Arabic text (G003), at file and line."""
+    skip = frozenset({"id", "art", "upgrades_to", "inflicts", "kind", "color", "units", "modules"})
+    found = project_glyph_warnings(database.project_file)
+    for kind in (database.units, database.modules, database.squads):
+        for entry in kind.values():
+            found += glyph_warnings(entry.source, entry.data, skip)
+    return found
 
 
 def build_components(database: Database, paper: str, options: PrintOptions | None = None,

@@ -10,10 +10,12 @@ from __future__ import annotations
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Module
 from toolkit.figure.theme import Terms
+from toolkit.kit.art import framed
 from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
+from toolkit.pictures import Art
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 
@@ -52,7 +54,7 @@ def effect_tag(module: Module, terms: Terms) -> str:
     return tags.get(effect.kind, effect.kind.replace("_", " ").capitalize())
 
 
-def module_front(module: Module, terms: Terms) -> tuple[list[Shape], list[tuple[str, str]]]:
+def module_front(module: Module, terms: Terms, picture: Art | None = None) -> tuple[list[Shape], list[tuple[str, str]]]:
     """Card art in card-local coordinates, and the (field, text) pairs that had to be cut short."""
     w, h = CARD_W, CARD_H
     cut: list[tuple[str, str]] = []
@@ -71,11 +73,15 @@ def module_front(module: Module, terms: Terms) -> tuple[list[Shape], list[tuple[
     if overflow:
         cut.append(("name", module.name))
 
-    # Icon medallion.
-    glyph = ICONS.get(module.effect.kind, module.name[:1].upper())
-    items += [Circle(w / 2, ICON_Y, ICON_R + 1.2, Style(stroke=ACCENT, width=0.3)),
-              Circle(w / 2, ICON_Y, ICON_R, filled(ACCENT)),
-              Text(w / 2, ICON_Y + 3.4, glyph, 23, "bold", "#ffffff", "middle")]
+    # The module's picture in a frame, or the icon medallion of its effect.
+    if picture is not None:
+        top = INNER + HEADER_H + 1.5
+        items += framed(picture, SAFE + 1.0, top, w - 2 * SAFE - 2.0, TAG_Y - 1.5 - top, ACCENT)
+    else:
+        glyph = ICONS.get(module.effect.kind, module.name[:1].upper())
+        items += [Circle(w / 2, ICON_Y, ICON_R + 1.2, Style(stroke=ACCENT, width=0.3)),
+                  Circle(w / 2, ICON_Y, ICON_R, filled(ACCENT)),
+                  Text(w / 2, ICON_Y + 3.4, glyph, 23, "bold", "#ffffff", "middle")]
 
     # Effect tag in a pill.
     tag_text = effect_tag(module, terms)
@@ -115,12 +121,13 @@ def build_modules(ctx: KitContext) -> Component:
     copies = ctx.module_copies()
     fronts: list[list[Shape]] = []
     for module in modules:
-        art, cut = module_front(module, terms)
+        art, cut = module_front(module, terms, ctx.db.art.get(("module", module.id)))
         fronts += [art] * copies[module.id]
         for field_name, text in cut:
             ctx.fits.cut(data_spot(module.id, field_name), text)
         component.pieces.append((f"module-{module.id}", card_piece(art, CARD_W, CARD_H, module.name)))
-    back = card_back(CARD_W, CARD_H, terms.game, terms.module, ink_saver=ctx.options.ink == "saver")
+    back = card_back(CARD_W, CARD_H, terms.game, terms.module, ink_saver=ctx.options.ink == "saver",
+                     look=ctx.db.back)
     if fronts:
         component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, terms.modules, ctx.options)
     component.pieces.append(("back-module", card_piece(back, CARD_W, CARD_H, f"{terms.module} back")))

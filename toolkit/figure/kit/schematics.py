@@ -14,6 +14,7 @@ from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, disk_total, ranges, with_upgrade
 from toolkit.figure.rules.roster import upgrade_stages
+from toolkit.kit.art import framed
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
@@ -47,6 +48,7 @@ TABLE_TOP = 52.0
 ROW_BASE = 4.9  # height of a row without effect text, mm
 PT = 25.4 / 72
 TABLE_BOTTOM = HEIGHT - SAFE - 5.0
+ART_H = 14.0  # the unit's picture, when it has one, at the top of the side panel
 ROW_PAD = 0.9
 
 
@@ -131,6 +133,10 @@ def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts) -> list[Shape]:
     left, top, width = 37.5, SAFE + 15.0, WIDTH - SAFE - 37.5
     bottom = TABLE_TOP - 3.0
     items: list[Shape] = []
+    picture = ctx.db.art.get(("unit", unit.id))
+    if picture is not None:  # the unit's art heads the panel; the subroutine moves below it
+        items += framed(picture, left, top - 1.5, width, ART_H, ACCENT)
+        top += ART_H
     upgrade_lines = []
     if facts.stage:
         upgrade_lines.append(f"Stage {facts.stage}: +{UPGRADE_DAMAGE_BONUS * facts.stage} dmg, "
@@ -149,6 +155,7 @@ def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts) -> list[Shape]:
         if fitted.overflow:
             ctx.fits.cut(data_spot(unit.id, "upgrades_to"), upgrade_text)
     box_bottom = bottom - upgrade_height - (1.5 if upgrade_text else 0)
+    items.append(Text(left, top + 2.2, ctx.theme.terms.subroutine.upper(), 5.5, "bold", ACCENT))
     if unit.subroutine is None:
         items.append(Text(left, top + 6.5, "None", 7, "regular", MUTED))
         return items
@@ -283,7 +290,6 @@ def _frame(ctx: KitContext) -> list[Shape]:
     terms = ctx.theme.terms
     items: list[Shape] = card_face(WIDTH, HEIGHT)
     items.append(Line(SAFE, SAFE + 13, WIDTH - SAFE, SAFE + 13, Style(stroke=ACCENT, width=0.4)))
-    items.append(Text(37.5, SAFE + 15.0 + 2.2, terms.subroutine.upper(), 5.5, "bold", ACCENT))
     items.append(Text(SAFE + 1, TABLE_TOP - 0.8, f"{terms.data_disk.upper()}  ·  1–96", 5.5, "bold", ACCENT))
     header_y = TABLE_TOP + 3.0
     headers: tuple[tuple[tuple[float, float], str, Anchor], ...] = (
@@ -320,7 +326,8 @@ def build_schematics(ctx: KitContext) -> Component:
     facts = all_unit_facts(ctx)
     frame = reusable(_frame(ctx))
     fronts = [schematic_front(ctx, unit, facts[unit.id], frame) for unit in ctx.units()]
-    back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic, ink_saver=ctx.options.ink == "saver")
+    back = card_back(WIDTH, HEIGHT, terms.game, terms.schematic, ink_saver=ctx.options.ink == "saver",
+                     look=ctx.db.back)
     printed = [art for unit, art in zip(ctx.units(), fronts, strict=True) for _ in range(unit.copies)]
     component.pages = impose_deck(printed, [back], WIDTH, HEIGHT, ctx.paper, terms.schematic, ctx.options)
     component.pieces = [(f"schematic-{unit.id}", card_piece(art, WIDTH, HEIGHT, unit.name))

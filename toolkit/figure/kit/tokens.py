@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Unit
+from toolkit.kit.art import framed
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
@@ -157,7 +158,11 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
         ctx.fits.cut(data_spot(unit.id, "id"), unit.id)
     art.append(Text(0, code_base, code.lines[0], code.size, "bold", team.ink, "middle"))
     name = short_name(unit, ctx.theme.terms.unit)
-    if name:  # a nicety: left off when it cannot be read whole
+    picture = ctx.db.art.get(("unit", unit.id))
+    if picture is not None:  # the unit's picture in a small frame above its code, where the name would go
+        box = 6.5 * s
+        art += framed(picture, -box / 2, -6.2 * s - box / 2 - 0.6 * s, box, box, team.ink, width=0.2)
+    elif name:  # a nicety: left off when it cannot be read whole
         lines = fit_in_disc(name, r, -6.2 * s, "condensed", 5.5 * s, 4.0, 1, team.ink)
         art += lines or []
     mp = fit_in_disc(f"{ctx.theme.terms.mp} {unit.mp}", r, 6.9 * s, "bold", 7.0 * s, 5.0, 1, team.ink)

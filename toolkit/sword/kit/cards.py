@@ -53,7 +53,7 @@ FOOT_Y = CARD_H - SAFE - 1.0  # footer baseline
 # --- backs ---------------------------------------------------------------------------------------------
 
 def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, mark: str = "swords",
-               ink_saver: bool = False) -> list[Shape]:
+               ink_saver: bool = False, game: str = constants.GAME_NAME) -> list[Shape]:
     """A back that reads the same after any flip: colour to the bleed, the side's pattern (action cards),
     a frame, and a central medallion with crossed swords (or the side's letter) and the card kind. With
     `ink_saver`: white paper, the design in outline in the card's colour, no pattern."""
@@ -74,7 +74,7 @@ def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, m
     else:  # the swords fill the medallion; the kind sits under it
         items += icon("swords", cx, cy - 1.5, r * 0.5, ink)
         items.append(Text(cx, cy + r + 6.0, kind.upper(), 8, "condensed-bold", ink, "middle"))
-    items.append(Text(cx, h - SAFE - 4.0, constants.GAME_NAME.upper(), 5.5, "condensed", ink, "middle"))
+    items.append(Text(cx, h - SAFE - 4.0, game.upper(), 5.5, "condensed", ink, "middle"))
     if side is not None:
         items.append(Text(cx, SAFE + 6.2, side.name.upper(), 6, "condensed-bold", ink, "middle"))
     return items
@@ -204,7 +204,7 @@ def action_front(side: PlayerLook, action: Action, cuts: Cuts) -> list[Shape]:
 
 def build_action_cards(ctx: SwordContext) -> Component:
     """Five action cards per player; each player's set on its own sheet, backed with that player's back."""
-    component = Component("sword-actions", f"{constants.GAME_NAME}: action cards")
+    component = Component("sword-actions", f"{ctx.name}: action cards")
     cuts = Cuts(ctx.locate)
     for side in LOOKS:
         fronts = []
@@ -213,7 +213,7 @@ def build_action_cards(ctx: SwordContext) -> Component:
             fronts.append(art)
             slug = f"action-{side.key.lower()}-{action.key}"
             component.pieces.append((slug, card_piece(art, CARD_W, CARD_H, f"{side.name} {action.name}")))
-        back = sword_back("Action", side.fill, side.ink, side, mark="letter", ink_saver=_saver(ctx))
+        back = sword_back("Action", side.fill, side.ink, side, mark="letter", ink_saver=_saver(ctx), game=ctx.name)
         component.pages += impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, f"Action cards {side.name}",
                                        ctx.options)
         component.deck += [(art, back) for art in fronts]
@@ -225,7 +225,7 @@ def build_action_cards(ctx: SwordContext) -> Component:
 
 # --- technique cards -----------------------------------------------------------------------------------
 
-def technique_front(technique: Technique, cuts: Cuts) -> list[Shape]:
+def technique_front(technique: Technique, cuts: Cuts, game: str = constants.GAME_NAME) -> list[Shape]:
     w, h = CARD_W, CARD_H
     items: list[Shape] = card_face(w, h, fill=FACE, frame=SUMI)
     band_h = 16.0
@@ -283,19 +283,19 @@ def technique_front(technique: Technique, cuts: Cuts) -> list[Shape]:
         spare = 6.0 - len(phil.lines) * phil.line_height()
         items += text_top(phil, w / 2, phil_top + 0.8 + spare / 2, "condensed", SUMI, "middle")
     items.append(Text(TEXT_X, FOOT_Y, "TECHNIQUE", 5.5, "condensed-bold", VERMILION))
-    items.append(Text(w - TEXT_X, FOOT_Y, constants.GAME_NAME, 5.5, "condensed", MUTED_INK, "end"))
+    items.append(Text(w - TEXT_X, FOOT_Y, game, 5.5, "condensed", MUTED_INK, "end"))
     return items
 
 
 def build_technique_cards(ctx: SwordContext) -> Component:
-    component = Component("sword-techniques", f"{constants.GAME_NAME}: technique cards")
+    component = Component("sword-techniques", f"{ctx.name}: technique cards")
     cuts = Cuts(ctx.locate)
     fronts = []
     for technique in ctx.db.draft_techniques():
-        art = technique_front(technique, cuts)
+        art = technique_front(technique, cuts, ctx.name)
         fronts.append(art)
         component.pieces.append((f"technique-{technique.id}", card_piece(art, CARD_W, CARD_H, technique.name)))
-    back = sword_back("Technique", SUMI, "#e6dccb", ink_saver=_saver(ctx))
+    back = sword_back("Technique", SUMI, "#e6dccb", ink_saver=_saver(ctx), game=ctx.name)
     if fronts:
         component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, "Technique cards", ctx.options)
     component.deck = [(art, back) for art in fronts]
@@ -360,14 +360,14 @@ def role_front(role: str, cuts: Cuts) -> list[Shape]:
 
 
 def build_role_cards(ctx: SwordContext) -> Component:
-    component = Component("sword-roles", f"{constants.GAME_NAME}: role cards")
+    component = Component("sword-roles", f"{ctx.name}: role cards")
     cuts = Cuts(ctx.locate)
     fronts = []
     for role in role_start():
         art = role_front(role, cuts)
         fronts.append(art)
         component.pieces.append((f"role-{role}", card_piece(art, CARD_W, CARD_H, ROLE_NAME[role])))
-    back = sword_back("Role", VERMILION, "#ffffff", ink_saver=_saver(ctx))
+    back = sword_back("Role", VERMILION, "#ffffff", ink_saver=_saver(ctx), game=ctx.name)
     component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, "Role cards", ctx.options)
     component.deck = [(art, back) for art in fronts]
     component.pieces.append(("back-role", card_piece(back, CARD_W, CARD_H, "Role back")))
@@ -383,7 +383,7 @@ def build_cards(ctx: SwordContext) -> Component:
     """Every card of the duel (both action sets, the techniques, the roles) packed onto as few sheets as
     they fill: they share one size, and each keeps its own back (the same backs share one PDF form)."""
     parts = [build_action_cards(ctx), build_technique_cards(ctx), build_role_cards(ctx)]
-    component = Component("sword-cards", f"{constants.GAME_NAME}: cards")
+    component = Component("sword-cards", f"{ctx.name}: cards")
     forms: dict[int, list[Shape]] = {}
     fronts, backs = [], []
     for part in parts:

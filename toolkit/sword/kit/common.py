@@ -365,10 +365,10 @@ SHEET_MARGIN = 10.0
 
 
 def sheet_title(x: float, y: float, width: float, title: str, subtitle: str, cuts: Cuts,
-                where: Spot | str) -> list[Shape]:
+                where: Spot | str, game: str = constants.GAME_NAME) -> list[Shape]:
     """Title (baseline at y + 7), a vermilion rule, and a muted subtitle under it: 15 mm tall."""
     items: list[Shape] = [cuts.text(x, y + 7.0, title, width * 0.62, "bold", 17, 10, where, SUMI)]
-    items.append(Text(x + width, y + 7.0, constants.GAME_NAME, 8, "condensed", MUTED_INK, "end"))
+    items.append(Text(x + width, y + 7.0, game, 8, "condensed", MUTED_INK, "end"))
     items.append(Rect(x, y + 9.5, width, 0.8, filled(VERMILION)))
     if subtitle:
         items.append(cuts.text(x, y + 14.4, subtitle, width, "regular", 8, 6, where, MUTED_INK))

@@ -125,7 +125,7 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
     techniques = ctx.db.draft_techniques()
     deck = len(techniques)
     page.add(*sheet_title(m, m, inner, "Technique draft", "After the roles are chosen at random, before the first "
-                          "turn. Each player ends with 2 technique cards.", cuts, "draft sheet"))
+                          "turn. Each player ends with 2 technique cards.", cuts, "draft sheet", ctx.name))
     y = m + 22.0
     page.add(*section_title(m, y, inner, "Steps", cuts))
     y += 9.0
@@ -215,9 +215,9 @@ def build_draft_sheet(ctx: SwordContext) -> Component:
     box_y = y + 6.0
     page.add(Rect(m, box_y, inner, box_h, filled(TINT, RULE_INK, 0.3), radius=1.5))
     page.add(*text_top(fitted, m + 4.0, box_y + 2.0, "regular", INK))
-    page.add(Text(width / 2, height - m + 3.0, f"{constants.GAME_NAME} · technique draft", 6.5, "regular", MUTED_INK,
+    page.add(Text(width / 2, height - m + 3.0, f"{ctx.name} · technique draft", 6.5, "regular", MUTED_INK,
                   "middle"))
-    component = Component("sword-draft", f"{constants.GAME_NAME}: technique draft", pages=[page],
+    component = Component("sword-draft", f"{ctx.name}: technique draft", pages=[page],
                           warnings=cuts.problems)
     component.pieces = [("draft", page)]
     return component
@@ -368,7 +368,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
     inner = width - 2 * m
     page = Page(width, height, label="Quick reference")
     page.add(*sheet_title(m, m, inner, "Quick reference", "Both duellists start Apart. A duel lasts 3–5 turns; "
-                          "most end with one clean hit.", cuts, "quick reference"))
+                          "most end with one clean hit.", cuts, "quick reference", ctx.name))
     y = m + 21.0
     page.add(*section_title(m, y, inner, "Position: the range after both players reveal their movement", cuts))
     y += 8.0
@@ -423,7 +423,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
     page.add(*section_title(m, ty, inner, "Resources", cuts))
     items, _ = _resources_table(ctx, m, ty + 8.0, inner, cuts)
     page.add(*items)
-    page.add(Text(width / 2, height - m + 3.0, f"{constants.GAME_NAME} · quick reference", 6.5, "regular", MUTED_INK,
+    page.add(Text(width / 2, height - m + 3.0, f"{ctx.name} · quick reference", 6.5, "regular", MUTED_INK,
                   "middle"))
     return page, all_cells
 
@@ -431,7 +431,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
 def build_quick_reference(ctx: SwordContext) -> Component:
     cuts = Cuts(ctx.locate)
     page, _ = quick_reference_page(ctx, cuts)
-    component = Component("sword-reference", f"{constants.GAME_NAME}: quick reference", pages=[page],
+    component = Component("sword-reference", f"{ctx.name}: quick reference", pages=[page],
                           warnings=cuts.problems)
     component.pieces = [("quick-reference", page)]
     return component

@@ -228,7 +228,7 @@ def player_mat(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
     page.add(*letter_badge(side, m + 9.0, top + band_h / 2, 5.2, 15))
     page.add(Circle(m + 9.0, top + band_h / 2, 5.2, Style(stroke=side.ink, width=0.4)))
     page.add(Text(m + 18.0, top + 10.2, f"{side.name} · duel mat", 15, "bold", side.ink))
-    page.add(Text(width - m - 4.0, top + 9.6, constants.GAME_NAME, 8, "condensed", side.ink, "end"))
+    page.add(Text(width - m - 4.0, top + 9.6, ctx.name, 8, "condensed", side.ink, "end"))
 
     # Vertical budget: what is left after the fixed parts is shared by the track spacing and the turn box.
     bottom = height - top - 5.0
@@ -273,7 +273,7 @@ def player_mat(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
     page.add(Rect(hx, y, honor_w, honor_h, filled("#f7e3df", VERMILION, 0.4), radius=1.5))
     page.add(Text(hx + 3.0, y + 5.0, "HONOR", 8, "bold", VERMILION))
     page.add(*text_top(honor, hx + 3.0, y + 6.8, "regular", INK))
-    page.add(Text(width / 2, height - top + 1.0, f"{constants.GAME_NAME} · {side.name} mat · place a track marker on "
+    page.add(Text(width / 2, height - top + 1.0, f"{ctx.name} · {side.name} mat · place a track marker on "
                                                  f"each "
                   "track's start box", 6.5, "regular", MUTED_INK, "middle"))
     return page
@@ -281,7 +281,7 @@ def player_mat(ctx: SwordContext, side: PlayerLook, cuts: Cuts) -> Page:
 
 def _one_page_per_side(ctx: SwordContext, name: str, title: str, piece: str, draw) -> Component:
     """A component with one page for each player, drawn by `draw(ctx, side, cuts)`."""
-    component = Component(name, f"{constants.GAME_NAME}: {title}")
+    component = Component(name, f"{ctx.name}: {title}")
     cuts = Cuts(ctx.locate)
     for side in LOOKS:
         page = draw(ctx, side, cuts)

@@ -14,7 +14,6 @@ from toolkit.kit.palette import INK
 from toolkit.players import Player
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
-from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
     CUT,
@@ -179,7 +178,7 @@ def build_tokens(ctx: SwordContext) -> Component:
     def new_page() -> Page:
         fresh = Page(width, height, label=f"Tokens {len(pages) + 1}")
         pages.append(fresh)
-        fresh.add(Text(MARGIN, MARGIN + 5.5, f"{constants.GAME_NAME}: tokens", 14, "bold", SUMI))
+        fresh.add(Text(MARGIN, MARGIN + 5.5, f"{ctx.name}: tokens", 14, "bold", SUMI))
         fresh.add(Rect(MARGIN, MARGIN + 8.0, inner, 0.8, filled(VERMILION)))
         fresh.add(Text(width - MARGIN, MARGIN + 5.5, "cut along the outlines", 7, "regular", MUTED_INK, "end"))
         return fresh
@@ -205,6 +204,6 @@ def build_tokens(ctx: SwordContext) -> Component:
             page.add(Group(token.art, dx=x, dy=y + (row_h - token.h) / 2))
             x += token.w + GAP
         y += row_h + 9.0
-    component = Component("sword-tokens", f"{constants.GAME_NAME}: tokens", pages=pages, warnings=cuts.problems)
+    component = Component("sword-tokens", f"{ctx.name}: tokens", pages=pages, warnings=cuts.problems)
     component.pieces = [(f"tokens-p{k}", p) for k, p in enumerate(pages, start=1)]
     return component
