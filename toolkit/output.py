@@ -23,14 +23,16 @@ import secrets
 import stat
 import tempfile
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
-from toolkit.kit.plan import component_pages, kit_pages
+from toolkit.kit.plan import component_pages, kit_layout
 from toolkit.problems import DuelkitError
+from toolkit.render.assemble import assemble_pdf
 from toolkit.render.pdf import render_pdf
-from toolkit.render.scene import Document
+from toolkit.render.scene import Document, Page
 from toolkit.render.svg import render_svg
 
 _SAFE_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -61,25 +63,81 @@ def safe_name(slug: str) -> str:
 
 def kit_files(components: Sequence[Component], title: str, svg: bool,
               on_render: Callable[[str], None] | None = None,
-              options: PrintOptions | None = None) -> dict[str, bytes]:
+              options: PrintOptions | None = None, *, with_kit: bool = True,
+              cache: RenderCache | None = None) -> dict[str, bytes]:
     """Every output file's name and bytes: one PDF per component, kit.pdf (the print plan first, then
-    every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request."""
+    every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request.
+
+    Each page is drawn once: kit.pdf is assembled from the component PDFs (`toolkit.render.assemble`).
+    `with_kit=False` leaves kit.pdf out (`build --only`). A `cache` (`duelkit watch`) skips drawing a
+    component whose scene is unchanged since the last build in this process."""
     options = options or PrintOptions()
     files: dict[str, bytes] = {}
+    rendered: list[bytes] = []
     for component in components:
         name = safe_name(component.name)
-        _add_once(files, f"{name}.pdf", render_pdf(Document(document_title(title, component.title),
-                                                            component_pages(component, options))))
+        pdf_title = document_title(title, component.title)
+        pages = component_pages(component, options)
+        pdf = _render_cached(cache, f"{name}.pdf", pdf_title, pages, partial(_pdf, pdf_title, pages))
+        rendered.append(pdf)
+        _add_once(files, f"{name}.pdf", pdf)
         if on_render:
             on_render(name)
         if svg:
             for slug, page in component.pieces:
-                _add_once(files, f"{safe_name(slug)}.svg", render_svg(page, slug).encode("utf-8"))
-    pages = kit_pages(components, title, options)
-    _add_once(files, KIT_FILE, render_pdf(Document(f"{title}: print-and-play kit", pages)))
-    if on_render:
-        on_render("kit")
+                file_name = f"{safe_name(slug)}.svg"
+                _add_once(files, file_name, _render_cached(cache, file_name, slug, [page], partial(_svg, page, slug)))
+    if with_kit:
+        files[KIT_FILE] = kit_pdf(components, title, options, rendered)
+        if on_render:
+            on_render("kit")
     return files
+
+
+def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, rendered: Sequence[bytes]) -> bytes:
+    """kit.pdf from the component PDFs already rendered (`rendered[n]` is component n's): only the plan
+    and the blank pages are drawn here."""
+    layout = kit_layout(components, title, options)
+    plan = render_pdf(Document(f"{title}: print-and-play kit", layout.plan))
+    return assemble_pdf([plan, *rendered], layout.pages)
+
+
+class RenderCache:
+    """Rendered files by name, with a fingerprint of the scene each was drawn from: `duelkit watch` keeps
+    one for its whole run, so a rebuild draws only what changed. The fingerprint is Python's hash of the
+    (frozen, hashable) scene items, so it lives in memory only; a different scene with an equal hash
+    (one chance in 2**64) would keep the old file until the next change."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, tuple[int, bytes]] = {}
+        self.drawn: list[str] = []  # the files drawn since `start`
+
+    def start(self) -> None:
+        self.drawn = []
+
+
+def _pdf(title: str, pages: list[Page]) -> bytes:
+    return render_pdf(Document(title, pages))
+
+
+def _svg(page: Page, slug: str) -> bytes:
+    return render_svg(page, slug).encode("utf-8")
+
+
+def _render_cached(cache: RenderCache | None, name: str, title: str, pages: Sequence[Page],
+                   render: Callable[[], bytes]) -> bytes:
+    """`render()`, or the bytes drawn last time from the same scene."""
+    if cache is None:
+        return render()
+    fingerprint = hash((title, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
+                                     for page in pages)))
+    known = cache.entries.get(name)
+    if known is not None and known[0] == fingerprint:
+        return known[1]
+    data = render()
+    cache.entries[name] = (fingerprint, data)
+    cache.drawn.append(name)
+    return data
 
 
 def document_title(game: str, part: str) -> str:

@@ -66,8 +66,8 @@ def print_options(args: argparse.Namespace) -> PrintOptions:
 
 def run(args: argparse.Namespace) -> int:
     from toolkit.kit.batch import batch_allocation
-    from toolkit.kit.plan import kit_pages
-    from toolkit.output import kit_files
+    from toolkit.output import KIT_FILE, kit_files
+    from toolkit.render.assemble import page_count
 
     loaded = load_valid(args, "build")
     if loaded is None:
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             files = kit_files(components, game.kit_title(data), args.svg, on_render=_rendered(advance, game.id),
                               options=options)
             target = folder.replace(game.id, files)
-            pages = len(kit_pages(components, game.kit_title(data), options))  # the plan and blanks too
+            pages = page_count(files[KIT_FILE])  # the plan and blanks too
             out(f"{game.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
                 f"{time.perf_counter() - started:.1f} s)")
     if warnings:
