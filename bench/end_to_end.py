@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import select
 import subprocess
 import sys
@@ -24,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parents[1]
 SHARED = HERE.parents[0] / "shared"
@@ -64,18 +66,28 @@ def make_project(root: Path, count: int, env: dict[str, str]) -> Path:
     return project
 
 
-def run(command: Sequence[str], env: dict[str, str], cwd: Path | None = None, check: bool = True) -> float:
-    """Wall seconds of one command (its output discarded); raises when it fails and `check` is set."""
+class Timing(NamedTuple):
+    wall: float
+    cpu: float  # user + system seconds of the command: less disturbed by other work on the machine
+
+    def __str__(self) -> str:
+        return f"seconds={self.wall:.2f} cpu={self.cpu:.2f}"
+
+
+def run(command: Sequence[str], env: dict[str, str], check: bool = True) -> Timing:
+    """Wall and CPU seconds of one command (its output discarded); raises when it fails and `check` is set."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    result = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True, check=False)
-    seconds = time.perf_counter() - start
+    result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if check and result.returncode != 0:
         raise SystemExit(f"failed ({result.returncode}): {' '.join(command)}\n{result.stderr[-2000:]}")
-    return seconds
+    return Timing(wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
 
 
-def best(command: Sequence[str], env: dict[str, str], runs: int, cwd: Path | None = None) -> float:
-    return min(run(command, env, cwd) for _ in range(runs))
+def best(command: Sequence[str], env: dict[str, str], runs: int, check: bool = True) -> Timing:
+    return min(run(command, env, check) for _ in range(runs))
 
 
 def supports(env: dict[str, str], *words: str) -> bool:
@@ -147,32 +159,33 @@ def main() -> None:
     print(f"code: {args.code.resolve()}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
+        os.chdir(root)  # outside any project, and `python -m` must not pick up a checkout from the cwd
         project = make_project(root, 400, env)
         has_only = supports(env, "build", "--only")
         if has_only:
-            seconds = best([*duelkit, "build", str(project), "--only", "schematics", "--out", str(root / "o1")], env,
-                           args.runs)
-            print(f"build_only_schematics units=400 seconds={seconds:.2f}")
+            only = best([*duelkit, "build", str(project), "--only", "schematics", "--out", str(root / "o1")], env,
+                        args.runs)
+            print(f"build_only_schematics units=400 {only}")
         else:
             print("build_only_schematics units=400 n/a (no --only in this checkout)")
         full = best([*duelkit, "build", str(project), "--out", str(root / "o2")], env, args.runs)
-        print(f"build_full units=400 seconds={full:.2f}")
+        print(f"build_full units=400 {full}")
         if not args.no_peers:
             for tool, peer in peer_seconds(400).items():
-                mine = seconds if has_only else full
+                mine = (only if has_only else full).wall
                 what = "build --only schematics" if has_only else "full build"
                 print(f"peer tool={tool} cards=400 seconds={peer:.2f} ratio={peer / mine:.1f}x (vs duelkit {what})")
 
         imported = root / "imported"
         run([*duelkit, "import", str(DATASET), "--out", str(imported)], env, check=False)
         units = sum(1 for _ in (imported / "unit_data").rglob("*.yaml"))
-        validate = min(run([*duelkit, "validate", str(imported)], env, check=False) for _ in range(args.runs))
-        print(f"validate_imported files={units} seconds={validate:.2f}")
+        validate = best([*duelkit, "validate", str(imported)], env, args.runs, check=False)
+        print(f"validate_imported files={units} {validate}")
 
-        bundled = best([*duelkit, "build", "--out", str(root / "o3")], env, args.runs, cwd=root)
-        print(f"build_bundled games=3 seconds={bundled:.2f}")
+        bundled = best([*duelkit, "build", "--out", str(root / "o3")], env, args.runs)
+        print(f"build_bundled games=3 {bundled}")
         version = best([*duelkit, "--version"], env, max(args.runs, 5))
-        print(f"version seconds={version:.3f}")
+        print(f"version seconds={version.wall:.3f} cpu={version.cpu:.3f}")
 
         if supports(env, "watch"):
             small = root / "small"

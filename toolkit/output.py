@@ -22,7 +22,7 @@ import re
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -258,6 +258,20 @@ class OutputFolder:
 
     def replace(self, name: str, files: dict[str, bytes]) -> Path:
         """Swap in a folder `name` holding exactly `files` (and the mark); returns its path."""
+        return self._swap(name, files, keep_old=False, drop=())[0]
+
+    def update(self, name: str, files: dict[str, bytes], drop: Collection[str] = ()) -> tuple[Path, list[str]]:
+        """Swap in a folder `name` holding `files` and every other file of the current one except `drop`:
+        some files of a kit replaced, the rest kept (`build --only`, `watch`). Returns the path and the
+        names kept.
+
+        It is the same swap as `replace`, so a reader or a kill sees the old folder or the new one, never
+        a mix: the kept files are hard links to the old ones in the staging folder (copies where the file
+        system has none), the new files are written beside them, and the whole folder is swapped in."""
+        return self._swap(name, files, keep_old=True, drop=drop)
+
+    def _swap(self, name: str, files: dict[str, bytes], keep_old: bool,
+              drop: Collection[str]) -> tuple[Path, list[str]]:
         if self._lock is None:
             raise RuntimeError("OutputFolder.replace outside its `with` block")
         safe_name(name)
@@ -267,10 +281,14 @@ class OutputFolder:
         target = self.root / name
         try:
             check_replaceable(target)
+            kept = _kept_names(target, set(files) | set(drop)) if keep_old else []
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.duelkit-new-", dir=self.root))
             aside: Path | None = None
             try:
-                _stage(staging, files)
+                if kept:
+                    _stage(staging, files, keep=(target, kept))
+                else:
+                    _stage(staging, files)
                 check_replaceable(target)  # again, just before the swap
                 aside = _set_aside(target)
                 _move_in(staging, target)
@@ -280,7 +298,15 @@ class OutputFolder:
             _discard(aside)
         except OSError as exc:
             raise DuelkitError(f"cannot write {target}: {exc.strerror or exc}") from None
-        return target
+        return target, kept
+
+
+def _kept_names(target: Path, replaced: set[str]) -> list[str]:
+    """The files of the kit folder `target` (already checked to hold only what its mark lists) that an
+    update keeps: every file but those written anew or dropped."""
+    if not os.path.lexists(target):
+        return []
+    return sorted(name for name in os.listdir(target) if name != MARK_FILE and name not in replaced)
 
 
 def replace_folder(target: Path, files: dict[str, bytes], project: Path | None = None) -> None:
@@ -329,14 +355,32 @@ def recover(root: Path) -> None:
 
 # --- the steps of a swap; each is a function so tests can stop a build between any two --------------
 
-def _stage(staging: Path, files: dict[str, bytes]) -> None:
+def _stage(staging: Path, files: dict[str, bytes], keep: tuple[Path, Sequence[str]] | None = None) -> None:
     """A complete, flushed copy of the new kit beside the old one. The mark goes first, so an
-    interrupted staging folder is always recognisably duelkit's."""
-    _write_file(staging / MARK_FILE, mark_text(list(files)).encode("utf-8"))
+    interrupted staging folder is always recognisably duelkit's. `keep`: (the old folder, names) of
+    files to carry over unchanged (linked, not rewritten)."""
+    old, kept = keep if keep is not None else (None, ())
+    _write_file(staging / MARK_FILE, mark_text([*files, *kept]).encode("utf-8"))
+    for file_name in kept:
+        if old is not None:
+            _link_or_copy(old / file_name, staging / file_name)
     for file_name, data in sorted(files.items()):
         _write_file(staging / file_name, data)
     os.chmod(staging, 0o755)
     _sync_folder(staging)
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """The old kit's file in the new kit: a hard link (same bytes, nothing written), or a flushed copy
+    on a file system without hard links. Only regular files are carried over."""
+    if not stat.S_ISREG(os.lstat(source).st_mode):
+        raise OutputRefused(f"'{source}' is no longer a regular file; move it out of the folder and build again")
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOTSUP):
+            raise
+        _write_file(target, source.read_bytes())
 
 
 def _write_file(path: Path, data: bytes) -> None:

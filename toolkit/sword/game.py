@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,16 +80,25 @@ class SwordGame(Game):
 
         return sword_export_set(SwordContext(_database(data), "a4"))  # cards and tokens: the same on any paper
 
+    def kit_parts(self) -> tuple[str, ...]:
+        from toolkit.sword.kit.build import SWORD_PARTS
+
+        return tuple(SWORD_PARTS)
+
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
-        from toolkit.sword.kit.build import SWORD_GENERATORS
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None,
+                  only: Collection[str] = ()) -> list[Component]:
+        from toolkit.sword.kit.build import SWORD_GENERATORS, SWORD_PARTS
 
         del with_balance  # no balance report: see `balance`
         if squads:
             raise UsageError("sword-duel has no squads: leave out --squads")
         context = SwordContext(_database(data), paper, options or PrintOptions())
         components = []
-        for _, generate in SWORD_GENERATORS:
+        generators = {SWORD_PARTS[part] for part in only if part in SWORD_PARTS}
+        for name, generate in SWORD_GENERATORS:
+            if only and name not in generators:
+                continue
             component = generate(context)
             advance(f"{self.id}: {component.name}")
             components.append(component)
