@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import random
 import resource
-import select
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -117,34 +118,34 @@ def peer_seconds(count: int) -> dict[str, float]:
 def watch_rebuild(project: Path, out: Path, env: dict[str, str]) -> tuple[float, str]:
     """Seconds from saving a one-unit change to the watcher's "rebuilt" line, and that line."""
     command = [sys.executable, "-m", "toolkit", "watch", str(project), "--out", str(out), "--max-rebuilds", "1"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               bufsize=1)
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()], daemon=True).start()
     try:
-        _wait_for(process, "watching")
+        _wait_for(lines, "watching")
         time.sleep(0.5)  # let the watcher settle before the save
         unit = project / "unit_data" / "spark.yaml"
         text = unit.read_text(encoding="utf-8")
         saved = time.perf_counter()
         unit.write_text(text.replace("damage: 30", "damage: 40"), encoding="utf-8")
-        line = _wait_for(process, "rebuilt")
+        line = _wait_for(lines, "rebuilt")
         return time.perf_counter() - saved, line
     finally:
-        process.wait(timeout=WATCH_TIMEOUT)
+        try:
+            process.wait(timeout=WATCH_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
-def _wait_for(process: subprocess.Popen[str], word: str) -> str:
-    assert process.stdout is not None
+def _wait_for(lines: queue.Queue[str], word: str) -> str:
     deadline = time.monotonic() + WATCH_TIMEOUT
     while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], 1.0)
-        if not ready:
+        try:
+            line = lines.get(timeout=0.5)
+        except queue.Empty:
             continue
-        line = process.stdout.readline()
-        if not line:
-            raise SystemExit(f"watch ended before printing '{word}'")
         if word in line:
             return line.strip()
-    process.kill()
     raise SystemExit(f"watch printed no '{word}' within {WATCH_TIMEOUT:g} s")
 
 

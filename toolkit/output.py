@@ -69,16 +69,20 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
     every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request.
 
     Each page is drawn once: kit.pdf is assembled from the component PDFs (`toolkit.render.assemble`).
-    `with_kit=False` leaves kit.pdf out (`build --only`). A `cache` (`duelkit watch`) skips drawing a
-    component whose scene is unchanged since the last build in this process."""
+    `with_kit=False` leaves kit.pdf out (`build --only`). A `cache` (`duelkit watch`) skips drawing what
+    is unchanged since the last build in this process."""
     options = options or PrintOptions()
+    cache = cache or RenderCache(keep=False)
     files: dict[str, bytes] = {}
     rendered: list[bytes] = []
+    fingerprints: list[int] = []
     for component in components:
         name = safe_name(component.name)
         pdf_title = document_title(title, component.title)
         pages = component_pages(component, options)
-        pdf = _render_cached(cache, f"{name}.pdf", pdf_title, pages, partial(_pdf, pdf_title, pages))
+        fingerprint = scene_fingerprint(pdf_title, pages) if cache.keep else 0
+        fingerprints.append(fingerprint)
+        pdf = cache.get(f"{name}.pdf", fingerprint, partial(_pdf, pdf_title, pages))
         rendered.append(pdf)
         _add_once(files, f"{name}.pdf", pdf)
         if on_render:
@@ -86,9 +90,12 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
         if svg:
             for slug, page in component.pieces:
                 file_name = f"{safe_name(slug)}.svg"
-                _add_once(files, file_name, _render_cached(cache, file_name, slug, [page], partial(_svg, page, slug)))
+                _add_once(files, file_name, cache.get(file_name, scene_fingerprint(slug, [page]) if cache.keep else 0,
+                                                      partial(_svg, page, slug)))
     if with_kit:
-        files[KIT_FILE] = kit_pdf(components, title, options, rendered)
+        # the plan follows from the parts' pages (sizes, sides) and titles, all in their fingerprints
+        fingerprint = hash((title, options, tuple(zip((c.name for c in components), fingerprints, strict=True))))
+        files[KIT_FILE] = cache.get(KIT_FILE, fingerprint, partial(kit_pdf, components, title, options, rendered))
         if on_render:
             on_render("kit")
     return files
@@ -102,18 +109,38 @@ def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, 
     return assemble_pdf([plan, *rendered], layout.pages)
 
 
-class RenderCache:
-    """Rendered files by name, with a fingerprint of the scene each was drawn from: `duelkit watch` keeps
-    one for its whole run, so a rebuild draws only what changed. The fingerprint is Python's hash of the
-    (frozen, hashable) scene items, so it lives in memory only; a different scene with an equal hash
-    (one chance in 2**64) would keep the old file until the next change."""
+def scene_fingerprint(title: str, pages: Sequence[Page]) -> int:
+    """What a file is drawn from, as one number: scene items are frozen dataclasses, so hashable."""
+    return hash((title, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
+                              for page in pages)))
 
-    def __init__(self) -> None:
+
+class RenderCache:
+    """Files drawn in this process, by name, with the fingerprint of the scene each was drawn from:
+    `duelkit watch` keeps one for its whole run, so a rebuild draws only what changed.
+
+    The fingerprint is Python's hash of the scene (`scene_fingerprint`), so the cache lives in memory
+    only (string hashes change between processes); a different scene with an equal hash, one chance in
+    2**64, would keep the old file until the next change. `keep=False`: a cache that remembers nothing."""
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
         self.entries: dict[str, tuple[int, bytes]] = {}
         self.drawn: list[str] = []  # the files drawn since `start`
 
     def start(self) -> None:
         self.drawn = []
+
+    def get(self, name: str, fingerprint: int, render: Callable[[], bytes]) -> bytes:
+        """The bytes drawn last time from the same scene, or `render()` (remembered)."""
+        known = self.entries.get(name)
+        if known is not None and known[0] == fingerprint:
+            return known[1]
+        data = render()
+        if self.keep:
+            self.entries[name] = (fingerprint, data)
+        self.drawn.append(name)
+        return data
 
 
 def _pdf(title: str, pages: list[Page]) -> bytes:
@@ -122,22 +149,6 @@ def _pdf(title: str, pages: list[Page]) -> bytes:
 
 def _svg(page: Page, slug: str) -> bytes:
     return render_svg(page, slug).encode("utf-8")
-
-
-def _render_cached(cache: RenderCache | None, name: str, title: str, pages: Sequence[Page],
-                   render: Callable[[], bytes]) -> bytes:
-    """`render()`, or the bytes drawn last time from the same scene."""
-    if cache is None:
-        return render()
-    fingerprint = hash((title, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
-                                     for page in pages)))
-    known = cache.entries.get(name)
-    if known is not None and known[0] == fingerprint:
-        return known[1]
-    data = render()
-    cache.entries[name] = (fingerprint, data)
-    cache.drawn.append(name)
-    return data
 
 
 def document_title(game: str, part: str) -> str:

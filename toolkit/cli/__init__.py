@@ -26,6 +26,7 @@ from toolkit import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate", "check a project's data and report every problem"),
     "build": ("build", "render the printable kit (PDF, and SVG with --svg)"),
+    "watch": ("watch", "rebuild the kit whenever a YAML file of the project is saved"),
     "reference": ("reference", "rule reference sheets (PDF, and HTML where a game has a manual)"),
     "balance": ("balance", "every unit against every unit: ratings, heatmap, CSV"),
     "odds": ("odds", "exact battle outcome probabilities"),
