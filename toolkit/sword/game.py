@@ -1,4 +1,7 @@
-"""The sword duel's adapter for the registry (spec 002: the card duel)."""
+"""The sword duel's adapter for the registry (spec 002: the card duel).
+
+Its data model and kit are imported inside the methods that use them, so commands on a figure-duel
+project do not load them."""
 
 from __future__ import annotations
 
@@ -11,12 +14,11 @@ from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem, UsageError
+from toolkit.sword.constants import GAME_ID, GAME_NAME
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
-from toolkit.sword.constants import GAME_ID, GAME_NAME
-from toolkit.sword.context import SwordContext, SwordDatabase
-from toolkit.sword.data import has_sword_data, load_sword
+    from toolkit.sword.context import SwordDatabase
 
 
 @dataclass
@@ -54,9 +56,13 @@ class SwordGame(Game):
         return f"`{command}` does not apply to {self.id}" + (f": {reason}" if reason else "")
 
     def found_in(self, root: Path) -> bool:
+        from toolkit.sword.data import has_sword_data
+
         return has_sword_data(root)
 
     def load(self, where: Where) -> SwordData:
+        from toolkit.sword.data import load_sword
+
         return SwordData(load_sword(where.root))
 
     def describe(self, data: GameData) -> str:
@@ -65,6 +71,7 @@ class SwordGame(Game):
         return f"{len(db.techniques)} techniques, {draft}, {len(db.builds)} builds"
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.build import layout_warnings
 
         return layout_warnings(SwordContext(_database(data), "a4"))
@@ -76,6 +83,7 @@ class SwordGame(Game):
         return 2 * len(SWORD_GENERATORS)
 
     def export_set(self, data: GameData) -> ExportSet:
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.export_set import sword_export_set
 
         return sword_export_set(SwordContext(_database(data), "a4"))  # cards and tokens: the same on any paper
@@ -88,6 +96,7 @@ class SwordGame(Game):
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
                   squads: tuple[str, ...] = (), options: PrintOptions | None = None,
                   only: Collection[str] = ()) -> list[Component]:
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.build import SWORD_GENERATORS, SWORD_PARTS
 
         del with_balance  # no balance report: see `balance`
@@ -110,6 +119,7 @@ class SwordGame(Game):
         del templates
         from toolkit.render.pdf import render_pdf
         from toolkit.render.scene import Document
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.reference import build_quick_reference
 
         component = build_quick_reference(SwordContext(_database(data), paper))
