@@ -64,3 +64,25 @@ def test_assembling_is_reproducible_and_keeps_the_title() -> None:
     assert str(pikepdf.open(io.BytesIO(one)).docinfo.Title) == "Game: print-and-play kit"
     with pdfplumber.open(io.BytesIO(one)) as pdf:
         assert [page.extract_text() for page in pdf.pages] == ["plan", "card 2", "card 0", "card 0"]
+
+
+def test_a_render_cache_draws_again_only_what_changed() -> None:
+    from toolkit.kit.component import Component
+    from toolkit.output import RenderCache, kit_files
+
+    def part(name: str, word: str) -> Component:
+        return Component(name, name.title(), pages=[Page(100, 100, [Text(10, 10, word, 9)])])
+
+    cache = RenderCache()
+    first = kit_files([part("cards", "one"), part("board", "board")], "Game", svg=False, cache=cache)
+    assert sorted(cache.drawn) == ["board.pdf", "cards.pdf", "kit.pdf"]
+    cache.start()
+    again = kit_files([part("cards", "one"), part("board", "board")], "Game", svg=False, cache=cache)
+    assert cache.drawn == []
+    assert again == first
+    cache.start()
+    changed = kit_files([part("cards", "two"), part("board", "board")], "Game", svg=False, cache=cache)
+    assert sorted(cache.drawn) == ["cards.pdf", "kit.pdf"]
+    assert changed["board.pdf"] == first["board.pdf"]
+    assert changed["cards.pdf"] != first["cards.pdf"]
+    assert changed == kit_files([part("cards", "two"), part("board", "board")], "Game", svg=False)  # as drawn anew

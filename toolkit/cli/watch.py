@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.cli.build import add_kit_options, build_kit, chosen_parts, print_options
 from toolkit.cli.common import EXIT_OK, add_output_command, err, out, output_folder, select_games
-from toolkit.problems import Problem, sorted_problems
+from toolkit.problems import DuelkitError, Problem, sorted_problems
 from toolkit.report import format_text, summary
 
 if TYPE_CHECKING:
@@ -68,7 +68,12 @@ def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
                     continue
                 if not changes:
                     continue
-                session.rebuild(folder, sorted({Path(path) for _, path in changes}))
+                saved = sorted({Path(path) for _, path in changes})
+                try:
+                    session.rebuild(folder, saved)
+                except DuelkitError as exc:  # a project file renamed away, a file dropped into the kit folder
+                    err(f"duelkit: error: {exc}")
+                    out(f"{_saved_note(saved, args)}not rebuilt; the last good kit is kept")
                 sys.stdout.flush()
                 rebuilds += 1
                 if args.max_rebuilds is not None and rebuilds >= args.max_rebuilds:
@@ -94,9 +99,7 @@ class Session:
         from toolkit.output import RenderCache, kit_files
 
         started = time.perf_counter()
-        root = Path(self.args.data_dir) if self.args.data_dir else None
-        what = ", ".join(_shown(_relative(path, root)) for path in saved[:3]) + (" ..." if len(saved) > 3 else "")
-        prefix = f"saved {what}: " if saved else ""
+        prefix = _saved_note(saved, self.args)
         selected, problems = select_games(self.args, "build")
         loaded = [(game, game.load(where)) for game, where in selected]
         problems = sorted_problems(problems + [p for _, data in loaded for p in data.problems])
@@ -152,6 +155,15 @@ class Session:
             err(summary(current))
         elif previous:
             err("no warnings left")
+
+
+def _saved_note(saved: list[Path], args: argparse.Namespace) -> str:
+    """'saved unit_data/spark.yaml: ', naming the files relative to the project."""
+    if not saved:
+        return ""
+    root = Path(args.data_dir) if args.data_dir else None
+    what = ", ".join(_shown(_relative(path, root)) for path in saved[:3]) + (" ..." if len(saved) > 3 else "")
+    return f"saved {what}: "
 
 
 def _is_yaml(change: Any, path: str) -> bool:
