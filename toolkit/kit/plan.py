@@ -230,14 +230,6 @@ def _positions(component: Component, options: PrintOptions) -> dict[int, int]:
     return {index: position for position, index in enumerate(kept)}
 
 
-def kit_pages(components: Sequence[Component], title: str, options: PrintOptions) -> list[Page]:
-    """Every page of kit.pdf as a scene (the plan, then each sheet as printed), for tools that draw it
-    whole; `duelkit build` assembles kit.pdf from the rendered component PDFs instead."""
-    layout = kit_layout(components, title, options)
-    documents = [layout.plan, *(component_pages(component, options) for component in components)]
-    return [documents[source][index] for source, index in layout.pages]
-
-
 def _split_flow(sheet: Sheet) -> list[Sheet]:
     if sheet.back is None or sheet.back_at is None:
         return [sheet]
