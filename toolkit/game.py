@@ -8,7 +8,7 @@ that does not apply to a game raises `NotApplicable`, which the command line rep
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -140,6 +140,11 @@ class Game(ABC):
         del data
         return []
 
+    def kit_parts(self) -> tuple[str, ...]:
+        """The names of the kit's components (their PDFs are `<name>.pdf`), in print order: what
+        `build --only` accepts."""
+        return ()
+
     def kit_steps(self, data: GameData) -> int:
         """How many progress steps `build_kit` reports (for a progress bar)."""
         del data
@@ -147,9 +152,10 @@ class Game(ABC):
 
     @abstractmethod
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None,
+                  only: Collection[str] = ()) -> list[Component]:
         """Every component of the printable kit, in print order, laid out as `options` asks; `squads`
-        chooses the sides' squads."""
+        chooses the sides' squads; `only` (names from `kit_parts`), when given, the components to lay out."""
 
     def kit_title(self, data: GameData) -> str:
         del data

@@ -22,15 +22,17 @@ import re
 import secrets
 import stat
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from functools import partial
 from pathlib import Path
 
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
-from toolkit.kit.plan import component_pages, kit_pages
+from toolkit.kit.plan import component_pages, kit_layout
 from toolkit.problems import DuelkitError
+from toolkit.render.assemble import assemble_pdf
 from toolkit.render.pdf import render_pdf
-from toolkit.render.scene import Document
+from toolkit.render.scene import Document, Page
 from toolkit.render.svg import render_svg
 
 _SAFE_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -61,25 +63,92 @@ def safe_name(slug: str) -> str:
 
 def kit_files(components: Sequence[Component], title: str, svg: bool,
               on_render: Callable[[str], None] | None = None,
-              options: PrintOptions | None = None) -> dict[str, bytes]:
+              options: PrintOptions | None = None, *, with_kit: bool = True,
+              cache: RenderCache | None = None) -> dict[str, bytes]:
     """Every output file's name and bytes: one PDF per component, kit.pdf (the print plan first, then
-    every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request."""
+    every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request.
+
+    Each page is drawn once: kit.pdf is assembled from the component PDFs (`toolkit.render.assemble`).
+    `with_kit=False` leaves kit.pdf out (`build --only`). A `cache` (`duelkit watch`) skips drawing what
+    is unchanged since the last build in this process."""
     options = options or PrintOptions()
+    cache = cache or RenderCache(keep=False)
     files: dict[str, bytes] = {}
+    rendered: list[bytes] = []
+    fingerprints: list[int] = []
     for component in components:
         name = safe_name(component.name)
-        _add_once(files, f"{name}.pdf", render_pdf(Document(document_title(title, component.title),
-                                                            component_pages(component, options))))
+        pdf_title = document_title(title, component.title)
+        pages = component_pages(component, options)
+        fingerprint = scene_fingerprint(pdf_title, pages) if cache.keep else 0
+        fingerprints.append(fingerprint)
+        pdf = cache.get(f"{name}.pdf", fingerprint, partial(_pdf, pdf_title, pages))
+        rendered.append(pdf)
+        _add_once(files, f"{name}.pdf", pdf)
         if on_render:
             on_render(name)
         if svg:
             for slug, page in component.pieces:
-                _add_once(files, f"{safe_name(slug)}.svg", render_svg(page, slug).encode("utf-8"))
-    pages = kit_pages(components, title, options)
-    _add_once(files, KIT_FILE, render_pdf(Document(f"{title}: print-and-play kit", pages)))
-    if on_render:
-        on_render("kit")
+                file_name = f"{safe_name(slug)}.svg"
+                _add_once(files, file_name, cache.get(file_name, scene_fingerprint(slug, [page]) if cache.keep else 0,
+                                                      partial(_svg, page, slug)))
+    if with_kit:
+        # the plan follows from the parts' pages (sizes, sides) and titles, all in their fingerprints
+        fingerprint = hash((title, options, tuple(zip((c.name for c in components), fingerprints, strict=True))))
+        files[KIT_FILE] = cache.get(KIT_FILE, fingerprint, partial(kit_pdf, components, title, options, rendered))
+        if on_render:
+            on_render("kit")
     return files
+
+
+def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, rendered: Sequence[bytes]) -> bytes:
+    """kit.pdf from the component PDFs already rendered (`rendered[n]` is component n's): only the plan
+    and the blank pages are drawn here."""
+    layout = kit_layout(components, title, options)
+    plan = render_pdf(Document(f"{title}: print-and-play kit", layout.plan))
+    return assemble_pdf([plan, *rendered], layout.pages)
+
+
+def scene_fingerprint(title: str, pages: Sequence[Page]) -> int:
+    """What a file is drawn from, as one number: scene items are frozen dataclasses, so hashable."""
+    return hash((title, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
+                              for page in pages)))
+
+
+class RenderCache:
+    """Files drawn in this process, by name, with the fingerprint of the scene each was drawn from:
+    `duelkit watch` keeps one for its whole run, so a rebuild draws only what changed.
+
+    The fingerprint is Python's hash of the scene (`scene_fingerprint`), so the cache lives in memory
+    only (string hashes change between processes); a different scene with an equal hash, one chance in
+    2**64, would keep the old file until the next change. `keep=False`: a cache that remembers nothing."""
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
+        self.entries: dict[str, tuple[int, bytes]] = {}
+        self.drawn: list[str] = []  # the files drawn since `start`
+
+    def start(self) -> None:
+        self.drawn = []
+
+    def get(self, name: str, fingerprint: int, render: Callable[[], bytes]) -> bytes:
+        """The bytes drawn last time from the same scene, or `render()` (remembered)."""
+        known = self.entries.get(name)
+        if known is not None and known[0] == fingerprint:
+            return known[1]
+        data = render()
+        if self.keep:
+            self.entries[name] = (fingerprint, data)
+        self.drawn.append(name)
+        return data
+
+
+def _pdf(title: str, pages: list[Page]) -> bytes:
+    return render_pdf(Document(title, pages))
+
+
+def _svg(page: Page, slug: str) -> bytes:
+    return render_svg(page, slug).encode("utf-8")
 
 
 def document_title(game: str, part: str) -> str:
@@ -200,6 +269,20 @@ class OutputFolder:
 
     def replace(self, name: str, files: dict[str, bytes]) -> Path:
         """Swap in a folder `name` holding exactly `files` (and the mark); returns its path."""
+        return self._swap(name, files, keep_old=False, drop=())[0]
+
+    def update(self, name: str, files: dict[str, bytes], drop: Collection[str] = ()) -> tuple[Path, list[str]]:
+        """Swap in a folder `name` holding `files` and every other file of the current one except `drop`:
+        some files of a kit replaced, the rest kept (`build --only`, `watch`). Returns the path and the
+        names kept.
+
+        It is the same swap as `replace`, so a reader or a kill sees the old folder or the new one, never
+        a mix: the kept files are hard links to the old ones in the staging folder (copies where the file
+        system has none), the new files are written beside them, and the whole folder is swapped in."""
+        return self._swap(name, files, keep_old=True, drop=drop)
+
+    def _swap(self, name: str, files: dict[str, bytes], keep_old: bool,
+              drop: Collection[str]) -> tuple[Path, list[str]]:
         if self._lock is None:
             raise RuntimeError("OutputFolder.replace outside its `with` block")
         safe_name(name)
@@ -209,10 +292,14 @@ class OutputFolder:
         target = self.root / name
         try:
             check_replaceable(target)
+            kept = _kept_names(target, set(files) | set(drop)) if keep_old else []
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.duelkit-new-", dir=self.root))
             aside: Path | None = None
             try:
-                _stage(staging, files)
+                if kept:
+                    _stage(staging, files, keep=(target, kept))
+                else:
+                    _stage(staging, files)
                 check_replaceable(target)  # again, just before the swap
                 aside = _set_aside(target)
                 _move_in(staging, target)
@@ -222,7 +309,15 @@ class OutputFolder:
             _discard(aside)
         except OSError as exc:
             raise DuelkitError(f"cannot write {target}: {exc.strerror or exc}") from None
-        return target
+        return target, kept
+
+
+def _kept_names(target: Path, replaced: set[str]) -> list[str]:
+    """The files of the kit folder `target` (already checked to hold only what its mark lists) that an
+    update keeps: every file but those written anew or dropped."""
+    if not os.path.lexists(target):
+        return []
+    return sorted(name for name in os.listdir(target) if name != MARK_FILE and name not in replaced)
 
 
 def replace_folder(target: Path, files: dict[str, bytes], project: Path | None = None) -> None:
@@ -271,14 +366,32 @@ def recover(root: Path) -> None:
 
 # --- the steps of a swap; each is a function so tests can stop a build between any two --------------
 
-def _stage(staging: Path, files: dict[str, bytes]) -> None:
+def _stage(staging: Path, files: dict[str, bytes], keep: tuple[Path, Sequence[str]] | None = None) -> None:
     """A complete, flushed copy of the new kit beside the old one. The mark goes first, so an
-    interrupted staging folder is always recognisably duelkit's."""
-    _write_file(staging / MARK_FILE, mark_text(list(files)).encode("utf-8"))
+    interrupted staging folder is always recognisably duelkit's. `keep`: (the old folder, names) of
+    files to carry over unchanged (linked, not rewritten)."""
+    old, kept = keep if keep is not None else (None, ())
+    _write_file(staging / MARK_FILE, mark_text([*files, *kept]).encode("utf-8"))
+    for file_name in kept:
+        if old is not None:
+            _link_or_copy(old / file_name, staging / file_name)
     for file_name, data in sorted(files.items()):
         _write_file(staging / file_name, data)
     os.chmod(staging, 0o755)
     _sync_folder(staging)
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    """The old kit's file in the new kit: a hard link (same bytes, nothing written), or a flushed copy
+    on a file system without hard links. Only regular files are carried over."""
+    if not stat.S_ISREG(os.lstat(source).st_mode):
+        raise OutputRefused(f"'{source}' is no longer a regular file; move it out of the folder and build again")
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOTSUP):
+            raise
+        _write_file(target, source.read_bytes())
 
 
 def _write_file(path: Path, data: bytes) -> None:

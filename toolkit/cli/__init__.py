@@ -4,36 +4,78 @@ Exit codes: 0 success, 1 problems found (or the command failed on bad input), 2 
 command that does not apply to the chosen game). No command prints a Python traceback for bad input; an
 unexpected failure is reported as an internal error (set DUELKIT_DEBUG=1 to see the traceback).
 Every command reaches the games through `toolkit.registry`; none names a game.
+
+Each command's module (and what it imports: the games, reportlab) is loaded only when that command runs,
+so `duelkit --version` or `duelkit validate` do not pay for the PDF renderer. `COMMANDS` lists each
+command's one-line help for `duelkit --help`; the module's own parser says the same (a test checks it).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
 from collections.abc import Sequence
+from types import ModuleType
 
 from toolkit import __version__
-from toolkit.cli import balance, board, build, export, import_table, new, odds, play, reference, replay, validate
-from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, Parser, err, resolve_project
-from toolkit.problems import DuelkitError, UsageError
+from toolkit.cli.parser import Parser
 
-COMMANDS = (validate, build, reference, balance, odds, board, new, import_table, export, play, replay)
+# command -> (module in toolkit.cli, one-line help), in the order `duelkit --help` lists them
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("validate", "check a project's data and report every problem"),
+    "build": ("build", "render the printable kit (PDF, and SVG with --svg)"),
+    "watch": ("watch", "rebuild the kit whenever a YAML file of the project is saved"),
+    "reference": ("reference", "rule reference sheets (PDF, and HTML where a game has a manual)"),
+    "balance": ("balance", "every unit against every unit: ratings, heatmap, CSV"),
+    "odds": ("odds", "exact battle outcome probabilities"),
+    "board": ("board", "board tools"),
+    "new": ("new", "create a one-theme starter project"),
+    "import": ("import_table", "convert a one-row-per-segment CSV into a project of unit YAML"),
+    "export": ("export", "PNG per card, print-on-demand PDFs, Tabletop Simulator"),
+    "play": ("play", "play one game in the terminal (or random against random)"),
+    "replay": ("replay", "re-check a game record and print the board"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"toolkit.cli.{COMMANDS[name][0]}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `only`, just that command's options are filled in (the others are
+    listed by name and help, their modules not imported)."""
     parser = Parser(prog="duelkit", description="Print-and-play toolkit for duel games.")
     parser.add_argument("--version", action="version", version=f"duelkit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.add_parser(commands)
+    for name, (_, help_text) in COMMANDS.items():
+        if only is None or name == only:
+            command_module(name).add_parser(commands)
+        else:
+            commands.add_parser(name, help=help_text)
     return parser
 
 
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The command named on the command line (the first word that is not an option), if it is one."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+        if word == "--":
+            return None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    chosen = _chosen_command(arguments)
+    parser = build_parser(only=chosen or "")
+    args = parser.parse_args(arguments)
+    from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, resolve_project
+    from toolkit.problems import DuelkitError, UsageError
+
     try:
         resolve_project(args)
         code: int = args.run(args)
@@ -59,4 +101,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "build_parser", "main"]

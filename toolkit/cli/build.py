@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import sys
 import time
@@ -11,6 +12,8 @@ from types import TracebackType
 from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_output_command, err, load_valid, out, output_folder
+from toolkit.game import Game, GameData
+from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.problems import UsageError, sorted_problems
 from toolkit.registry import game_ids
@@ -36,27 +39,37 @@ def add_parser(commands: Any) -> None:
     build = add_output_command(commands, "build", "render the printable kit (PDF, and SVG with --svg)", "", [
         "duelkit build                      # the project you stand in -> its output/<game>/kit.pdf",
         "duelkit build mygame --paper letter --svg",
+        "duelkit build --only schematics,modules   # just those PDFs; the rest of the kit folder is kept",
         f"duelkit build --game {game_ids()[0]}       # outside a project: one of the bundled demo games"])
-    build.add_argument("--svg", action="store_true",
-                       help="also write one SVG per piece (each card with its bleed, the board) for editing")
-    build.add_argument("--squads", metavar="A,B", type=_squad_list,
-                       help="the squads of sides A and B on the token sheet and module decks (default: the first "
-                            "two by id; one id: both sides play it)")
-    build.add_argument("--balance", action="store_true",
-                       help="add the balance report (every unit against every unit) to kit.pdf")
-    sides = build.add_mutually_exclusive_group()
+    add_kit_options(build)
+    build.set_defaults(run=run)
+
+
+def add_kit_options(command: Any) -> None:
+    """What the kit holds and how it prints: shared by `build` and `watch`."""
+    command.add_argument("--only", metavar="PARTS", type=_name_list,
+                         help="rebuild only these parts of the kit, named as their PDFs (schematics,modules,...); "
+                              "the other files of the kit folder are kept and kit.pdf is not rewritten")
+    command.add_argument("--svg", action="store_true",
+                         help="also write one SVG per piece (each card with its bleed, the board) for editing")
+    command.add_argument("--squads", metavar="A,B", type=_squad_list,
+                         help="the squads of sides A and B on the token sheet and module decks (default: the first "
+                              "two by id; one id: both sides play it)")
+    command.add_argument("--balance", action="store_true",
+                         help="add the balance report (every unit against every unit) to kit.pdf")
+    sides = command.add_mutually_exclusive_group()
     sides.add_argument("--simplex", action="store_true", help="no card backs at all: every page single-sided")
     sides.add_argument("--layout", choices=("grid", "fold"), default="grid",
                        help="fold: each card's back beside its front, to fold and glue (single-sided printers)")
-    build.add_argument("--back-offset", type=back_offset, default=(0.0, 0.0), metavar="DX,DY",
-                       help="shift every back page by what the print test measured, in mm (right and down "
-                            "positive, seen from the front)")
-    build.add_argument("--guides", action="store_true", help="draw trim, bleed and safe zones, and the printable area")
-    build.add_argument("--ink", choices=("full", "saver"), default="full",
-                       help="saver: card backs in outline and text, no large fills")
-    build.add_argument("--board-paper", choices=("a3", "tabloid"),
-                       help="print the board on one larger sheet instead of tiles of --paper")
-    build.set_defaults(run=run)
+    command.add_argument("--back-offset", type=back_offset, default=(0.0, 0.0), metavar="DX,DY",
+                         help="shift every back page by what the print test measured, in mm (right and down "
+                              "positive, seen from the front)")
+    command.add_argument("--guides", action="store_true",
+                         help="draw trim, bleed and safe zones, and the printable area")
+    command.add_argument("--ink", choices=("full", "saver"), default="full",
+                         help="saver: card backs in outline and text, no large fills")
+    command.add_argument("--board-paper", choices=("a3", "tabloid"),
+                         help="print the board on one larger sheet instead of tiles of --paper")
 
 
 def print_options(args: argparse.Namespace) -> PrintOptions:
@@ -66,37 +79,87 @@ def print_options(args: argparse.Namespace) -> PrintOptions:
 
 def run(args: argparse.Namespace) -> int:
     from toolkit.kit.batch import batch_allocation
-    from toolkit.kit.plan import kit_pages
-    from toolkit.output import kit_files
+    from toolkit.output import KIT_FILE, kit_files
+    from toolkit.render.assemble import page_count
 
     loaded = load_valid(args, "build")
     if loaded is None:
         return EXIT_PROBLEMS
     if args.squads and len(loaded) > 1:
         raise UsageError("--squads names the squads of one game: choose it with --game (or build in its project)")
+    parts = chosen_parts(args.only, loaded)
+    loaded = [(game, data) for game, data in loaded if game.id in parts]
     warnings = []
-    steps = sum(game.kit_steps(data) for game, data in loaded)
+    steps = sum(2 * len(parts[game.id]) if args.only else game.kit_steps(data) for game, data in loaded)
     names = [game.id for game, _ in loaded]
     options = print_options(args)
     with output_folder(args, "", names) as folder, batch_allocation(), _Progress(steps) as advance:
         for game, data in loaded:
             started = time.perf_counter()
-            with_balance = args.balance and game.supports("balance")
-            if args.balance and not with_balance:
-                err(f"{game.id}: no balance report in its kit: {game.why_not('balance')}")
-            components = game.build_kit(data, args.paper, advance, with_balance=with_balance,
-                                        squads=args.squads or (), options=options)
+            components = build_kit(game, data, args, options, advance, parts[game.id])
             warnings += [warning for component in components for warning in component.warnings]
             files = kit_files(components, game.kit_title(data), args.svg, on_render=_rendered(advance, game.id),
-                              options=options)
+                              options=options, with_kit=not args.only)
+            seconds = time.perf_counter() - started
+            if args.only:
+                target, kept = folder.update(game.id, files)
+                out(f"{game.id}: wrote {', '.join(sorted(files))} to {target}/ ({seconds:.1f} s); "
+                    f"{_kit_note(kept, KIT_FILE)}")
+                continue
             target = folder.replace(game.id, files)
-            pages = len(kit_pages(components, game.kit_title(data), options))  # the plan and blanks too
-            out(f"{game.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, "
-                f"{time.perf_counter() - started:.1f} s)")
+            pages = page_count(files[KIT_FILE])  # the plan and blanks too
+            out(f"{game.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, {seconds:.1f} s)")
     if warnings:
         err(format_text(sorted_problems(warnings)))
         err(summary(warnings))
     return EXIT_OK
+
+
+def build_kit(game: Game, data: GameData, args: argparse.Namespace, options: PrintOptions,
+              advance: Callable[[str], None], parts: tuple[str, ...]) -> list[Component]:
+    """One game's kit laid out as the command line asks (`parts`: only those components, when given)."""
+    with_balance = (args.balance or "balance" in parts) and game.supports("balance")
+    if args.balance and not with_balance:
+        err(f"{game.id}: no balance report in its kit: {game.why_not('balance')}")
+    return game.build_kit(data, args.paper, advance, with_balance=with_balance, squads=args.squads or (),
+                          options=options, only=parts)
+
+
+def chosen_parts(only: tuple[str, ...] | None, loaded: list[tuple[Game, GameData]]) -> dict[str, tuple[str, ...]]:
+    """The parts of each game's kit that `--only` names (all parts: an empty tuple). A name no game's kit has
+    is a usage error; a game whose kit has none of the names is skipped, with a note."""
+    if not only:
+        return {game.id: () for game, _ in loaded}
+    known = list(dict.fromkeys(part for game, _ in loaded for part in game.kit_parts()))
+    unknown = [name for name in only if name not in known]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], known, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        shown = ", ".join(repr(name[:40]) for name in unknown[:5])
+        raise UsageError(f"--only: the kit has no part named {shown}; {hint}the parts are: {', '.join(known)}")
+    chosen = {}
+    for game, _ in loaded:
+        parts = tuple(part for part in game.kit_parts() if part in only)
+        if parts:
+            chosen[game.id] = parts
+        else:
+            err(f"{game.id}: skipped: its kit has no {', '.join(only)}")
+    return chosen
+
+
+def _kit_note(kept: list[str], kit_file: str) -> str:
+    if kit_file in kept:
+        return (f"kept {len(kept)} other files; {kit_file} was not rewritten (built with --only): "
+                "build without --only to bring it up to date")
+    return f"kept {len(kept)} other files; no {kit_file} yet: build without --only to make it"
+
+
+def _name_list(text: str) -> tuple[str, ...]:
+    """`--only schematics,modules.pdf`: part names, with or without `.pdf`."""
+    names = tuple(dict.fromkeys(part.strip().removesuffix(".pdf") for part in text.split(",") if part.strip()))
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one part of the kit, for example schematics")
+    return names
 
 
 def _squad_list(text: str) -> tuple[str, ...]:

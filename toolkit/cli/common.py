@@ -17,9 +17,6 @@ from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
 from toolkit.terminal import terminal_safe
 
-if TYPE_CHECKING:
-    from _typeshed import SupportsWrite
-
     from toolkit.output import OutputFolder
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -32,14 +29,6 @@ def out(text: str = "") -> None:
 
 def err(text: str) -> None:
     print(terminal_safe(text), file=sys.stderr)
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse echoes arguments in its messages; they pass the same terminal filter as our output.
-    Subcommand parsers are made of the same class (argparse's default `parser_class`)."""
-
-    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        super()._print_message(terminal_safe(message), file)
 
 
 def resolve_project(args: argparse.Namespace) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,6 +115,11 @@ class FigureGame(Game):
 
         return layout_warnings(_database(data)) + glyph_problems(_database(data))
 
+    def kit_parts(self) -> tuple[str, ...]:
+        from toolkit.figure.kit.build import GENERATORS
+
+        return (*(name for name, _ in GENERATORS), "balance")
+
     def kit_steps(self, data: GameData) -> int:
         del data  # the same generators run for every figure project
         from toolkit.figure.kit.build import GENERATORS
@@ -121,19 +127,21 @@ class FigureGame(Game):
         return 2 * len(GENERATORS) + 1
 
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None,
+                  only: Collection[str] = ()) -> list[Component]:
         from toolkit.figure.kit.build import build_components
 
         database = _database(data)
         _check_squads(database, squads)
         components = []
-        for component in build_components(database, paper, options or PrintOptions(), squads):
+        for component in build_components(database, paper, options or PrintOptions(), squads, only):
             advance(f"{self.id}: {component.name}")
             components.append(component)
         from toolkit.figure.kit.build import glyph_problems
 
-        components[0].warnings += glyph_problems(database)  # the print test: what the printer cannot show
-        if with_balance:
+        if components and components[0].name == "print-test":
+            components[0].warnings += glyph_problems(database)  # the print test: what the printer cannot show
+        if with_balance and (not only or "balance" in only):
             from toolkit.figure.analysis.balance import balance
             from toolkit.figure.kit.balance_report import build_balance
             from toolkit.figure.kit.context import KitContext

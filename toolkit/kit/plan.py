@@ -10,7 +10,7 @@ backs are printed beside their fronts) there are no backs and no blanks: every p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
@@ -36,6 +36,11 @@ class Sheet:
     front: Page
     back: Page | None
     flow: bool = False  # both sides carry running pages (a manual), not a registered front and back
+    # where the pages come from: the component's place in the kit and each page's index in its pages, so
+    # kit.pdf is assembled from the component PDFs rendered once (`toolkit.render.assemble`)
+    component: int = 0
+    front_at: int = 0
+    back_at: int | None = None
 
     @property
     def duplex(self) -> bool:
@@ -56,8 +61,9 @@ def flip_edge(page: Page) -> str:
     return "long edge" if page.height >= page.width else "short edge"
 
 
-def sheets_of(component: Component) -> list[Sheet]:
-    """The component's pages as sheets; a "front" takes the "back" after it."""
+def sheets_of(component: Component, number: int = 0) -> list[Sheet]:
+    """The component's pages as sheets; a "front" takes the "back" after it. `number`: the component's
+    place in the kit (recorded in each sheet)."""
     result: list[Sheet] = []
     pages = component.pages
     index = 0
@@ -67,15 +73,15 @@ def sheets_of(component: Component) -> list[Sheet]:
         if page.side == "front":
             if following is None or following.side != "back":
                 raise PlanError(f"{component.name}: page '{page.label}' is a front without its back")
-            result.append(Sheet(component.title, page, following))
+            result.append(Sheet(component.title, page, following, False, number, index, index + 1))
             index += 2
         elif page.side == "back":
             raise PlanError(f"{component.name}: page '{page.label}' is a back without its front")
         elif page.side == "flow" and following is not None and following.side == "flow":
-            result.append(Sheet(component.title, page, following, flow=True))
+            result.append(Sheet(component.title, page, following, True, number, index, index + 1))
             index += 2
         else:
-            result.append(Sheet(component.title, page, None, flow=page.side == "flow"))
+            result.append(Sheet(component.title, page, None, page.side == "flow", number, index))
             index += 1
     return result
 
@@ -101,7 +107,12 @@ def prepared(page: Page, options: PrintOptions) -> Page:
 
 def component_pages(component: Component, options: PrintOptions) -> list[Page]:
     """A component's own PDF: its pages as printed, without backs under --simplex."""
-    return [prepared(page, options) for page in component.pages if not (one_sided(options) and page.side == "back")]
+    return [prepared(page, options) for page in component.pages if printed(page, options)]
+
+
+def printed(page: Page, options: PrintOptions) -> bool:
+    """Whether the page is in its component's PDF (and kit.pdf): backs are left out of one-sided kits."""
+    return not (one_sided(options) and page.side == "back")
 
 
 def blank_page(like: Page) -> Page:
@@ -138,17 +149,47 @@ def _how(sheet: Sheet, options: PrintOptions) -> str:
     return "single-sided (its back page is blank)"
 
 
-def _layout(sheets: Sequence[Sheet], options: PrintOptions, first_page: int) -> tuple[list[Page], list[PlanRow]]:
-    """The kit's pages after the plan, and the plan's rows with their page numbers."""
-    pages: list[Page] = []
+PageRef = tuple[int, int]  # (source, page index): source 0 is the plan document, n + 1 is component n's PDF
+
+
+@dataclass(frozen=True)
+class KitLayout:
+    """kit.pdf as references into documents each rendered once: the plan document (the "how to print"
+    page(s), then one blank page per paper size that needs one) and each component's own PDF."""
+
+    plan: list[Page]  # the plan document's pages: the plan, then the blanks
+    pages: list[PageRef]  # every page of kit.pdf, in order
+
+
+class _Blanks:
+    """The blank pages of the plan document: one per paper size, made when first needed."""
+
+    def __init__(self, first: int) -> None:
+        self.first = first  # the plan document's index of the first blank
+        self.pages: list[Page] = []
+
+    def ref(self, like: Page) -> PageRef:
+        for index, page in enumerate(self.pages):
+            if (page.width, page.height) == (like.width, like.height):
+                return 0, self.first + index
+        self.pages.append(blank_page(like))
+        return 0, self.first + len(self.pages) - 1
+
+
+def _layout(sheets: Sequence[Sheet], options: PrintOptions, first_page: int, positions: Sequence[dict[int, int]],
+            blanks: _Blanks) -> tuple[list[PageRef], list[PlanRow]]:
+    """The kit's pages after the plan (as references), and the plan's rows with their page numbers.
+    `positions[n]` maps a page index of component n to its index in that component's PDF."""
+    pages: list[PageRef] = []
     rows: list[PlanRow] = []
     for sheet in sheets:
         start = first_page + len(pages)
-        pages.append(prepared(sheet.front, options))
-        if sheet.back is not None:
-            pages.append(prepared(sheet.back, options))
+        source = sheet.component + 1
+        pages.append((source, positions[sheet.component][sheet.front_at]))
+        if sheet.back is not None and sheet.back_at is not None:
+            pages.append((source, positions[sheet.component][sheet.back_at]))
         elif not one_sided(options):
-            pages.append(blank_page(sheet.front))
+            pages.append(blanks.ref(sheet.front))
         how, paper = _how(sheet, options), paper_name(sheet.front)
         end = first_page + len(pages) - 1
         last = rows[-1] if rows else None
@@ -159,30 +200,41 @@ def _layout(sheets: Sequence[Sheet], options: PrintOptions, first_page: int) -> 
     return pages, rows
 
 
-def kit_pages(components: Sequence[Component], title: str, options: PrintOptions) -> list[Page]:
-    """Every page of kit.pdf: the "how to print" plan first, then each sheet as printed."""
-    sheets = [sheet for component in components for sheet in sheets_of(component)]
+def kit_layout(components: Sequence[Component], title: str, options: PrintOptions) -> KitLayout:
+    """kit.pdf: the "how to print" plan first, then each sheet as printed, as references to the plan
+    document and the component PDFs (`component_pages`), so no page is drawn twice."""
+    sheets = [sheet for number, component in enumerate(components) for sheet in sheets_of(component, number)]
     if one_sided(options):
-        sheets = [Sheet(s.part, s.front, s.back if s.flow else None, s.flow) for s in sheets]
+        sheets = [replace(s, back=s.back if s.flow else None, back_at=s.back_at if s.flow else None) for s in sheets]
         sheets = [split for s in sheets for split in _split_flow(s)]
+    positions = [_positions(component, options) for component in components]
     like = sheets[0].front if sheets else Page(*PAPER_SIZES["a4"])
     plan_count = 1
     while True:  # the plan's own length moves every page number after it
-        first = plan_count + (plan_count % 2 if not one_sided(options) else 0) + 1
-        body, rows = _layout(sheets, options, first)
+        padded = plan_count + (plan_count % 2 if not one_sided(options) else 0)
+        blanks = _Blanks(plan_count)
+        body, rows = _layout(sheets, options, padded + 1, positions, blanks)
         plan = plan_pages(rows, title, options, like, sheets)
         if len(plan) == plan_count:
             break
         plan_count = len(plan)
+    head: list[PageRef] = [(0, index) for index in range(len(plan))]
     if not one_sided(options) and len(plan) % 2:
-        plan.append(blank_page(like))
-    return plan + body
+        head.append(blanks.ref(like))
+    return KitLayout(plan + blanks.pages, head + body)
+
+
+def _positions(component: Component, options: PrintOptions) -> dict[int, int]:
+    """Each printed page's index in the component's own PDF, by its index in `component.pages`."""
+    kept = [index for index, page in enumerate(component.pages) if printed(page, options)]
+    return {index: position for position, index in enumerate(kept)}
 
 
 def _split_flow(sheet: Sheet) -> list[Sheet]:
-    if sheet.back is None:
+    if sheet.back is None or sheet.back_at is None:
         return [sheet]
-    return [Sheet(sheet.part, sheet.front, None, True), Sheet(sheet.part, sheet.back, None, True)]
+    return [replace(sheet, back=None, back_at=None),
+            replace(sheet, front=sheet.back, front_at=sheet.back_at, back=None, back_at=None)]
 
 
 def _instructions(rows: Sequence[PlanRow], options: PrintOptions, sheets: Sequence[Sheet]) -> list[str]:

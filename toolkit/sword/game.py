@@ -1,7 +1,11 @@
-"""The sword duel's adapter for the registry (spec 002: the card duel)."""
+"""The sword duel's adapter for the registry (spec 002: the card duel).
+
+Its data model and kit are imported inside the methods that use them, so commands on a figure-duel
+project do not load them."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,12 +15,11 @@ from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.loading import Project
 from toolkit.problems import Problem, Severity, UsageError
+from toolkit.sword.constants import GAME_ID, GAME_NAME
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
-from toolkit.sword.constants import GAME_ID, GAME_NAME
-from toolkit.sword.context import SwordContext, SwordDatabase
-from toolkit.sword.data import has_sword_data, load_sword
+    from toolkit.sword.context import SwordDatabase
 
 
 @dataclass
@@ -67,9 +70,13 @@ class SwordGame(Game):
         return f"`{command}` does not apply to {self.id}" + (f": {reason}" if reason else "")
 
     def found_in(self, root: Path) -> bool:
+        from toolkit.sword.data import has_sword_data
+
         return has_sword_data(root)
 
     def load(self, where: Where) -> SwordData:
+        from toolkit.sword.data import load_sword
+
         database = load_sword(where.root)
         project = where.settings
         if project is not None:
@@ -91,6 +98,7 @@ class SwordGame(Game):
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
         from toolkit.kit.glyphs import glyph_warnings
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.build import layout_warnings
 
         db = _database(data)
@@ -105,20 +113,31 @@ class SwordGame(Game):
         return 2 * len(SWORD_GENERATORS)
 
     def export_set(self, data: GameData) -> ExportSet:
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.export_set import sword_export_set
 
         return sword_export_set(SwordContext(_database(data), "a4"))  # cards and tokens: the same on any paper
 
+    def kit_parts(self) -> tuple[str, ...]:
+        from toolkit.sword.kit.build import SWORD_PARTS
+
+        return tuple(SWORD_PARTS)
+
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
-                  squads: tuple[str, ...] = (), options: PrintOptions | None = None) -> list[Component]:
-        from toolkit.sword.kit.build import SWORD_GENERATORS
+                  squads: tuple[str, ...] = (), options: PrintOptions | None = None,
+                  only: Collection[str] = ()) -> list[Component]:
+        from toolkit.sword.context import SwordContext
+        from toolkit.sword.kit.build import SWORD_GENERATORS, SWORD_PARTS
 
         del with_balance  # no balance report: see `balance`
         if squads:
             raise UsageError("sword-duel has no squads: leave out --squads")
         context = SwordContext(_database(data), paper, options or PrintOptions())
         components = []
-        for _, generate in SWORD_GENERATORS:
+        generators = {SWORD_PARTS[part] for part in only if part in SWORD_PARTS}
+        for name, generate in SWORD_GENERATORS:
+            if only and name not in generators:
+                continue
             component = generate(context)
             advance(f"{self.id}: {component.name}")
             components.append(component)
@@ -130,6 +149,7 @@ class SwordGame(Game):
         del templates
         from toolkit.render.pdf import render_pdf
         from toolkit.render.scene import Document
+        from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.reference import build_quick_reference
 
         component = build_quick_reference(SwordContext(_database(data), paper))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 
 from toolkit.figure.database import Database
@@ -59,14 +59,24 @@ def glyph_problems(database: Database) -> list[Problem]:
 
 
 def build_components(database: Database, paper: str, options: PrintOptions | None = None,
-                     squads: tuple[str, ...] = ()) -> Iterator[Component]:
-    """Each component in print order; a generator so a caller can show progress."""
+                     squads: tuple[str, ...] = (), only: Collection[str] = ()) -> Iterator[Component]:
+    """Each component in print order (only those named in `only`, when given); a generator so a caller
+    can show progress."""
     context = KitContext(database, paper, options or PrintOptions(), squad_ids=squads)
-    rest = [generate(context) for name, generate in GENERATORS if name != "print-test"]
-    # the print test states the kit's smallest text, so it is laid out once the rest is measured
-    measured = replace(context, smallest_text=smallest_text(page for part in rest for page in part.pages))
+    with_test = not only or "print-test" in only
+    # the print test states the kit's smallest text, so with it every other part is laid out to measure
+    rest = [generate(context) for name, generate in GENERATORS
+            if name != "print-test" and (with_test or name in only)]
+    measured = replace(context, smallest_text=smallest_text(page for part in rest for page in part.pages)
+                       ) if with_test else context
     for name, generate in GENERATORS:
-        yield generate(measured) if name == "print-test" else rest.pop(0)
+        if name == "print-test":
+            if with_test:
+                yield generate(measured)
+        elif with_test or name in only:
+            component = rest.pop(0)
+            if not only or name in only:
+                yield component
 
 
 __all__ = ["GENERATORS", "batch_allocation", "build_components", "layout_warnings"]

@@ -42,6 +42,10 @@ SWORD_GENERATORS: tuple[tuple[str, SwordGenerator], ...] = (
     ("draft", build_draft_sheet),
     ("quick-reference", build_quick_reference),
 )
+# The component (and so the PDF, `<part>.pdf`) each generator makes: the names `build --only` accepts.
+SWORD_PARTS: dict[str, str] = {"sword-cards": "cards", "sword-tokens": "tokens", "sword-mats": "mats",
+                               "sword-attributes": "attributes", "sword-draft": "draft",
+                               "sword-reference": "quick-reference"}
 
 
 def build_sword_components(ctx: SwordContext) -> list[Component]:
@@ -57,6 +61,7 @@ def layout_warnings(ctx: SwordContext) -> list[Problem]:
 
 __all__ = [
     "SWORD_GENERATORS",
+    "SWORD_PARTS",
     "build_action_cards",
     "build_attribute_sheets",
     "build_cards",

@@ -1,0 +1,43 @@
+"""Each command loads only what it uses: `--version` and `--help` start without the games or reportlab,
+and the one-line help `duelkit --help` lists is the one each command's own parser gives."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from toolkit.cli import COMMANDS, build_parser
+
+
+def _loaded_after(*argv: str) -> set[str]:
+    """The modules a fresh interpreter has loaded after running `duelkit ARGV` (which exits)."""
+    code = ("import sys\nfrom toolkit.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+    return set(result.stderr.split())
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
+def test_version_and_help_load_neither_the_games_nor_the_renderer(argv: list[str]) -> None:
+    loaded = _loaded_after(*argv)
+    assert "toolkit.cli" in loaded
+    heavy = {name for name in loaded if name.split(".")[0] in {"reportlab", "pikepdf", "pydantic", "networkx"}
+             or name in {"toolkit.registry", "toolkit.cli.common", "toolkit.output"}}
+    assert heavy == set()
+
+
+def test_validate_does_not_load_the_pdf_writer() -> None:
+    loaded = _loaded_after("validate", "--help")
+    assert "toolkit.cli.validate" in loaded
+    assert "toolkit.cli.build" not in loaded
+    assert not {"toolkit.output", "toolkit.render.pdf", "pikepdf"} & loaded
+
+
+def test_the_listed_help_is_each_commands_own() -> None:
+    parser = build_parser()
+    (commands,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    own = {choice.dest: choice.help for choice in commands._choices_actions}
+    assert own == {name: help_text for name, (_, help_text) in COMMANDS.items()}

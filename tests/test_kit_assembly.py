@@ -1,0 +1,88 @@
+"""kit.pdf is assembled from the component PDFs: each page drawn once, shared as it is."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pytest
+
+from toolkit.cli import main
+from toolkit.render.assemble import assemble_pdf
+from toolkit.render.pdf import render_pdf
+from toolkit.render.scene import Document, Page, Text
+
+
+def _content(page: pikepdf.Page) -> str:
+    return hashlib.sha256(page.Contents.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("assembled")
+    assert main(["build", "--game", "chimera", "--out", str(out)]) == 0
+    return out / "chimera"
+
+
+def test_every_kit_page_after_the_plan_is_a_component_page_or_a_blank(kit: Path) -> None:
+    components = {}
+    for path in sorted(kit.glob("*.pdf")):
+        if path.name != "kit.pdf":
+            for number, page in enumerate(pikepdf.open(path).pages):
+                components.setdefault(_content(page), f"{path.stem} page {number + 1}")
+    pages = pikepdf.open(kit / "kit.pdf").pages
+    found = [components.get(_content(page)) for page in pages]
+    assert found[0] is None  # the "how to print" page is drawn for kit.pdf only
+    unmatched = [number + 1 for number, name in enumerate(found) if name is None]
+    blank = _content(pages[unmatched[-1] - 1])
+    # besides the plan, only blank backs are drawn for kit.pdf, and every one of them is the same page
+    assert {_content(pages[number - 1]) for number in unmatched[1:]} == {blank}
+    assert sum(name is not None for name in found) == sum(len(pikepdf.open(p).pages) for p in kit.glob("*.pdf")
+                                                          if p.name != "kit.pdf")
+
+
+def test_font_subsets_from_different_parts_keep_different_names(kit: Path) -> None:
+    pdf = pikepdf.open(kit / "kit.pdf")
+    names: dict[str, set[str]] = {}
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font":
+            program = obj.FontDescriptor.FontFile2.read_bytes()
+            names.setdefault(str(obj.BaseFont), set()).add(hashlib.sha256(program).hexdigest())
+    assert len(names) > 4
+    assert all(len(programs) == 1 for programs in names.values())  # one name, one font program
+
+
+def test_assembling_is_reproducible_and_keeps_the_title() -> None:
+    first = render_pdf(Document("Game: print-and-play kit", [Page(100, 100, [Text(10, 10, "plan", 9)])]))
+    part = render_pdf(Document("Game: cards", [Page(100, 100, [Text(10, 10, f"card {n}", 9)]) for n in range(3)]))
+    order = [(0, 0), (1, 2), (1, 0), (1, 0)]
+    one, two = assemble_pdf([first, part], order), assemble_pdf([first, part], order)
+    assert one == two
+    assert str(pikepdf.open(io.BytesIO(one)).docinfo.Title) == "Game: print-and-play kit"
+    with pdfplumber.open(io.BytesIO(one)) as pdf:
+        assert [page.extract_text() for page in pdf.pages] == ["plan", "card 2", "card 0", "card 0"]
+
+
+def test_a_render_cache_draws_again_only_what_changed() -> None:
+    from toolkit.kit.component import Component
+    from toolkit.output import RenderCache, kit_files
+
+    def part(name: str, word: str) -> Component:
+        return Component(name, name.title(), pages=[Page(100, 100, [Text(10, 10, word, 9)])])
+
+    cache = RenderCache()
+    first = kit_files([part("cards", "one"), part("board", "board")], "Game", svg=False, cache=cache)
+    assert sorted(cache.drawn) == ["board.pdf", "cards.pdf", "kit.pdf"]
+    cache.start()
+    again = kit_files([part("cards", "one"), part("board", "board")], "Game", svg=False, cache=cache)
+    assert cache.drawn == []
+    assert again == first
+    cache.start()
+    changed = kit_files([part("cards", "two"), part("board", "board")], "Game", svg=False, cache=cache)
+    assert sorted(cache.drawn) == ["cards.pdf", "kit.pdf"]
+    assert changed["board.pdf"] == first["board.pdf"]
+    assert changed["cards.pdf"] != first["cards.pdf"]
+    assert changed == kit_files([part("cards", "two"), part("board", "board")], "Game", svg=False)  # as drawn anew

@@ -1,0 +1,199 @@
+"""`duelkit watch`: build the kit, then rebuild it whenever a YAML file of the project is saved.
+
+Each save: the data is loaded and checked again; with errors, they are printed and the last good kit stays
+as it is. Otherwise the kit is laid out, only the files whose scene changed are drawn (`RenderCache`:
+unchanged components keep the bytes drawn before, and kit.pdf is re-assembled from the component PDFs),
+and only the files that changed are replaced in the kit folder (`OutputFolder.update`, atomic). The
+watcher holds the output folder's lock while it runs, so a `duelkit build` into the same folder is told
+to wait. Saves are reported by watchfiles (the `notify` library: inotify, FSEvents, ...), so an editor
+that saves by writing a new file and renaming it is seen too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from toolkit.cli.build import add_kit_options, build_kit, chosen_parts, print_options
+from toolkit.cli.common import EXIT_OK, add_output_command, err, out, output_folder, select_games
+from toolkit.problems import DuelkitError, Problem, sorted_problems
+from toolkit.report import format_text, summary
+
+if TYPE_CHECKING:
+    import threading
+
+    from toolkit.output import OutputFolder, RenderCache
+
+YAML_SUFFIXES = (".yaml", ".yml")
+QUIET_MS = 50  # a batch of saves is handled once nothing has changed for this long
+READY_MS = 200
+
+
+def add_parser(commands: Any) -> None:
+    watch = add_output_command(commands, "watch", "rebuild the kit whenever a YAML file of the project is saved",
+                               "", [
+                                   "duelkit watch                      # the project you stand in; Ctrl+C stops",
+                                   "duelkit watch mygame --only schematics   # the cards alone, faster"])
+    add_kit_options(watch)
+    watch.add_argument("--max-rebuilds", type=_count, metavar="N",
+                       help="stop after N rebuilds (for scripts and tests; default: until Ctrl+C)")
+    watch.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
+    """Build, then rebuild on every batch of saves until Ctrl+C, `--max-rebuilds` or `stop` is set."""
+    import watchfiles
+
+    from toolkit.paths import bundled_root
+
+    root = Path(args.data_dir) if args.data_dir else bundled_root()
+    session = Session(args)
+    selected, _ = select_games(args, "build")
+    with output_folder(args, "", [game.id for game, _ in selected]) as folder:
+        rebuilds, ready = 0, False
+        try:
+            # an empty batch every READY_MS when nothing is saved; the first batch means the watcher is in
+            # place, so the first build comes then: a save made while it runs is the next batch, not lost
+            for changes in watchfiles.watch(root, watch_filter=_is_yaml, step=QUIET_MS, stop_event=stop,
+                                            rust_timeout=READY_MS, yield_on_timeout=True, raise_interrupt=False):
+                if not ready:
+                    session.rebuild(folder, [])
+                    out(f"watching {_shown(root)} for saved YAML files (Ctrl+C to stop)")
+                    sys.stdout.flush()
+                    ready = True
+                    continue
+                if not changes:
+                    continue
+                saved = sorted({Path(path) for _, path in changes})
+                try:
+                    session.rebuild(folder, saved)
+                except DuelkitError as exc:  # a project file renamed away, a file dropped into the kit folder
+                    err(f"duelkit: error: {exc}")
+                    out(f"{_saved_note(saved, args)}not rebuilt; the last good kit is kept")
+                sys.stdout.flush()
+                rebuilds += 1
+                if args.max_rebuilds is not None and rebuilds >= args.max_rebuilds:
+                    break
+        except KeyboardInterrupt:
+            pass
+    out("stopped watching")
+    return EXIT_OK
+
+
+@dataclass
+class Session:
+    """What a watch remembers between rebuilds: per game, the files last written and the drawn scenes."""
+
+    args: argparse.Namespace
+    written: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    caches: dict[str, RenderCache] = field(default_factory=dict)
+    warnings: list[Problem] | None = None
+
+    def rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
+        """One rebuild: on invalid data, the problems are printed and nothing is written."""
+        from toolkit.kit.batch import batch_allocation
+        from toolkit.output import RenderCache, kit_files
+
+        started = time.perf_counter()
+        prefix = _saved_note(saved, self.args)
+        selected, problems = select_games(self.args, "build")
+        loaded = [(game, game.load(where)) for game, where in selected]
+        problems = sorted_problems(problems + [p for _, data in loaded for p in data.problems])
+        if any(problem.is_error for problem in problems):
+            err(format_text(problems) + "\n")
+            out(f"{prefix}not rebuilt: the data has problems ({summary(problems)}); the last good kit is kept")
+            return
+        parts = chosen_parts(self.args.only, loaded)
+        options = print_options(self.args)
+        warnings: list[Problem] = []
+        lines = []
+        with batch_allocation():
+            for game, data in loaded:
+                if game.id not in parts:
+                    continue
+                cache = self.caches.setdefault(game.id, RenderCache())
+                cache.start()
+                components = build_kit(game, data, self.args, options, _no_progress, parts[game.id])
+                warnings += [warning for component in components for warning in component.warnings]
+                files = kit_files(components, game.kit_title(data), self.args.svg, options=options,
+                                  with_kit=not self.args.only, cache=cache)
+                lines.append(self._write(folder, game.id, files))
+        self._report_warnings(warnings)
+        seconds = time.perf_counter() - started
+        out(f"{prefix}{'rebuilt' if saved else 'built'} {'; '.join(lines)} in {seconds:.2f} s")
+
+    def _write(self, folder: OutputFolder, game_id: str, files: dict[str, bytes]) -> str:
+        """Replace the files that changed since the last write; says which."""
+        before = self.written.get(game_id)
+        if before is None and not self.args.only:
+            folder.replace(game_id, files)
+            changed = sorted(files)
+        else:
+            previous = before or {}
+            new = {name: data for name, data in files.items() if previous.get(name) != data}
+            dropped = [name for name in previous if name not in files]
+            if new or dropped or before is None:
+                folder.update(game_id, new, drop=dropped)
+            changed = sorted(new) + [f"-{name}" for name in sorted(dropped)]
+        self.written[game_id] = files
+        shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
+        return f"{game_id}: {shown or 'nothing changed'}"
+
+    def _report_warnings(self, warnings: list[Problem]) -> None:
+        """Warnings are printed when they differ from the last rebuild's, so a save that changes nothing
+        about them does not repeat a long list."""
+        current = sorted_problems(warnings)
+        previous, self.warnings = self.warnings, current
+        if previous is not None and [w.sort_key() for w in previous] == [w.sort_key() for w in current]:
+            return
+        if current:
+            err(format_text(current))
+            err(summary(current))
+        elif previous:
+            err("no warnings left")
+
+
+def _saved_note(saved: list[Path], args: argparse.Namespace) -> str:
+    """'saved unit_data/spark.yaml: ', naming the files relative to the project."""
+    if not saved:
+        return ""
+    root = Path(args.data_dir) if args.data_dir else None
+    what = ", ".join(_shown(_relative(path, root)) for path in saved[:3]) + (" ..." if len(saved) > 3 else "")
+    return f"saved {what}: "
+
+
+def _is_yaml(change: Any, path: str) -> bool:
+    del change
+    return path.endswith(YAML_SUFFIXES)
+
+
+def _no_progress(label: str) -> None:
+    del label
+
+
+def _relative(path: Path, root: Path | None) -> Path:
+    try:
+        return path.relative_to(root.resolve()) if root else path
+    except ValueError:
+        return path
+
+
+def _shown(path: Path | str) -> str:
+    """A path for the terminal: names are the designer's, but a control character never reaches it raw."""
+    text = str(path)
+    return text if text.isprintable() else ascii(text)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a whole number of rebuilds (1 or more)")
+    return value
+
