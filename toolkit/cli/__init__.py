@@ -15,11 +15,11 @@ import traceback
 from collections.abc import Sequence
 
 from toolkit import __version__
-from toolkit.cli import balance, board, build, import_table, new, odds, play, reference, replay, validate
+from toolkit.cli import balance, board, build, import_table, new, odds, play, reference, replay, simulate, validate
 from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err
 from toolkit.problems import DuelkitError, UsageError
 
-COMMANDS = (validate, build, reference, balance, odds, board, new, import_table, play, replay)
+COMMANDS = (validate, build, reference, balance, odds, board, new, import_table, play, replay, simulate)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,6 +23,9 @@ from toolkit.game import (
     ReplayResult,
     Report,
     Show,
+    SimulateProgress,
+    SimulateRequest,
+    SimulateResult,
     Where,
 )
 from toolkit.kit.component import Component
@@ -50,7 +53,7 @@ class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
     commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "play",
-                          "replay"})
+                          "replay", "simulate"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
@@ -169,6 +172,11 @@ class FigureGame(Game):
         from toolkit.figure.session import replay_record
 
         return replay_record(_database(data), record, turn)
+
+    def simulate(self, data: GameData, request: SimulateRequest, progress: SimulateProgress) -> SimulateResult:
+        from toolkit.figure.simulate import simulate
+
+        return simulate(_database(data), request, progress)
 
     def odds(self, data: GameData, request: OddsRequest) -> str:
         from toolkit.figure.battle import compute, odds_json, odds_text, setup_battle

@@ -29,8 +29,8 @@ STATUS_SHARE = 0.8  # a unit with a status is worth this share (frozen and aslee
 STUCK_SHARE = 0.6
 PROGRESS = 0.3  # per step closer to the enemy goal
 SURROUND_SHARE = 0.9  # a surround the side to move can complete: the other side loses this much of the unit
-ATTACK_SHARE = 0.8
-REPEAT_COST = 3.0  # per earlier visit of the same position, charged to the side that moved into it  # the side to move's best attack: this share of its expected exchange
+ATTACK_SHARE = 0.8  # the side to move's best attack: this share of its expected exchange
+REPEAT_COST = 3.0  # per earlier visit of the same position, charged to the side that moved into it
 
 
 def terminal_value(state: GameState, side: int) -> float:

@@ -24,13 +24,11 @@ from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, SUBROUTINE, Action
 from toolkit.figure.engine.state import (
     BATTLE,
-    CHOICE_PHASE,
     MOVE_PHASE,
     RESPIN_PHASE,
     SPIN_POISON,
     START,
     SUB,
-    UPGRADE_PHASE,
     GameState,
 )
 from toolkit.figure.engine.tables import HANGAR
@@ -70,7 +68,8 @@ def best_action(state: GameState, know: Knowledge, quiet_looks: int | None = QUI
     return legal[best], values[best]
 
 
-def ranked_actions(state: GameState, know: Knowledge, quiet_looks: int | None = QUIET_LOOKS) -> list[tuple[Action, float]]:
+def ranked_actions(state: GameState, know: Knowledge,
+                   quiet_looks: int | None = QUIET_LOOKS) -> list[tuple[Action, float]]:
     """Every action the greedy player looks at in full, with its value, best first (for the search's priors)."""
     me = state.current_player
     legal = state.legal_actions()
@@ -100,7 +99,7 @@ def _turn_values(state: GameState, legal: list, me: int, know: Knowledge,
     guard = _guard_nodes(state, me, know)
     for index, action in enumerate(legal):
         kind = action[0]
-        if kind == MODULE or kind == SUBROUTINE:
+        if kind in (MODULE, SUBROUTINE):
             extra.append(action)
         elif kind == MOVE and quiet_looks is not None and _quiet(state, action, me) and not guard >> action[2] & 1:
             quiet.append((-_estimate(state, action, me, know), index, action))

@@ -77,7 +77,8 @@ class Knowledge:
     game: Game
     dist: tuple[tuple[int, ...], ...] = field(init=False)  # board steps between nodes (occupancy ignored)
     near_goal: tuple[int, int] = field(init=False)  # per side: nodes within GUARD_STEPS of its own goal (mask)
-    closeness: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)  # per side: steps saved toward the enemy goal
+    # per side and node: how many steps closer to the enemy goal than the farthest node
+    closeness: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)
     value: tuple[tuple[float, ...], ...] = field(init=False)  # per slot, per form
     odds: dict[tuple[int, int, int, int], PairOdds] = field(init=False)  # (slot, form, enemy slot, enemy form)
     _groups: dict[tuple, tuple[tuple[BattleGroup, ...], tuple]] = field(init=False, default_factory=dict)
@@ -88,8 +89,9 @@ class Knowledge:
         far = max(max(row) for row in self.dist)
         self.closeness = tuple(tuple(far - self.dist[n][game.goals[1 - side]] for n in range(len(game.adj)))
                                for side in (0, 1))  # type: ignore[assignment]
-        self.near_goal = tuple(sum(1 << n for n in range(len(game.adj)) if self.dist[n][game.goals[side]] <= GUARD_STEPS)
-                               for side in (0, 1))
+        near = [sum(1 << n for n in range(len(game.adj)) if self.dist[n][game.goals[side]] <= GUARD_STEPS)
+                for side in (0, 1)]
+        self.near_goal = (near[0], near[1])
         disks = [[game.spin_table(slot.index, f, 0, 0, 0, None).segments for f in range(len(slot.forms))]
                  for slot in game.slots]
         self.odds = {}
