@@ -90,23 +90,33 @@ def _threat(state: GameState, mover: int, know: Knowledge) -> float:
     best = 0.0
     reach_by_unit: dict[int, int] = {}
     for action in moves:
-        unit, node = action[1], action[2]
+        node = action[2]
         if node == target_goal:
             return GOAL_THREAT
+        unit = action[1]
         reach_by_unit[unit] = reach_by_unit.get(unit, 0) | (1 << node)
-        near_enemies = nbr[node] & masks[other]
-        if near_enemies and effects.can_initiate_attack(state.status_rule(unit)):
-            mine = know.value[unit][form[unit]]
-            while near_enemies:
-                low = near_enemies & -near_enemies
-                near_enemies ^= low
-                enemy = occ[low.bit_length() - 1]
-                odds = know.odds[(unit, form[unit], enemy, form[enemy])]
-                theirs = know.value[enemy][form[enemy]]
-                gain = (odds.ko * theirs * (1 - BAY_SHARE) + EFFECT_WORTH * odds.effect * theirs * 0.2
-                        - odds.ko_back * mine * (1 - BAY_SHARE))
-                if gain * ATTACK_SHARE > best:
-                    best = gain * ATTACK_SHARE
+    enemies = masks[other]
+    for unit, reach in reach_by_unit.items():
+        near_enemies = 0
+        rest = reach
+        while rest:  # the enemies next to any node this unit can reach
+            low = rest & -rest
+            rest ^= low
+            near_enemies |= nbr[low.bit_length() - 1]
+        near_enemies &= enemies
+        if not near_enemies or not effects.can_initiate_attack(state.status_rule(unit)):
+            continue
+        mine = know.value[unit][form[unit]]
+        while near_enemies:
+            low = near_enemies & -near_enemies
+            near_enemies ^= low
+            enemy = occ[low.bit_length() - 1]
+            odds = know.odds[(unit, form[unit], enemy, form[enemy])]
+            theirs = know.value[enemy][form[enemy]]
+            gain = (odds.ko * theirs * (1 - BAY_SHARE) + EFFECT_WORTH * odds.effect * theirs * 0.2
+                    - odds.ko_back * mine * (1 - BAY_SHARE)) * ATTACK_SHARE
+            if gain > best:
+                best = gain
     # surrounds the mover can complete: an enemy with one free neighbour that a non-neighbour can reach
     for enemy in range(other * SQUAD_UNITS, other * SQUAD_UNITS + SQUAD_UNITS):
         where = pos[enemy]
