@@ -178,9 +178,10 @@ class Game(ABC):
         del data, paper, templates
         raise NotApplicable(self.why_not("reference"))
 
-    def balance(self, data: GameData, paper: str) -> Output:
-        """Every unit against every unit: the balance report."""
-        del data, paper
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+        """Every unit against every unit: the balance report (with `board`, also the board-level section:
+        every squad against every squad, and each unit's impact on its squad's win rate)."""
+        del data, paper, board
         raise NotApplicable(self.why_not("balance"))
 
     def squad_ids(self, data: GameData) -> list[str]:

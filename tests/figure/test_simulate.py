@@ -121,8 +121,9 @@ def test_the_same_seed_gives_byte_identical_files(capsys, tmp_path: Path):
 
 
 def test_csv_cells_that_would_run_as_formulas_are_neutralised():
-    assert neutralise("=HYPERLINK(1)") == "'=HYPERLINK(1)" and neutralise("-3") == "'-3"
-    assert neutralise("@x") == "'@x" and neutralise("+1") == "'+1" and neutralise("volt-rush") == "volt-rush"
+    assert neutralise("=HYPERLINK(1)") == "'=HYPERLINK(1)" and neutralise("-3") == "-3"
+    assert neutralise("-2+3") == "'-2+3" and neutralise("+A1") == "'+A1" and neutralise("-0.25") == "-0.25"
+    assert neutralise("@x") == "'@x" and neutralise("+1") == "+1" and neutralise("volt-rush") == "volt-rush"
 
 
 def test_round_robin_gives_a_matrix_per_theme(capsys):
@@ -172,3 +173,27 @@ def test_a_local_ray_instance_plays_the_same_games_as_the_pool(hydro_game):
 def test_the_pool_keeps_pair_order(hydro_game):
     tasks = [PairTask(("random", "random"), 8, pair, record=False) for pair in range(4)]
     assert pool.play_pairs(hydro_game, tasks, jobs=2) == pool.play_pairs(hydro_game, tasks, jobs=1)
+
+
+def test_newcombe_interval_of_a_difference():
+    from toolkit.figure.sim.impact import newcombe
+
+    low, high = newcombe(56, 70, 48, 80)  # Newcombe (1998), 56/70 - 48/80: 0.0524 to 0.3339
+    assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
+
+
+def test_balance_board_adds_the_round_robin_and_unit_impact(capsys, tmp_path: Path):
+    import pikepdf
+
+    code, _, err = run(capsys, "balance", "--game", "duel-protocol", "--out", str(tmp_path / "plain"))
+    assert code == 0, err
+    code, out, err = run(capsys, "balance", "--game", "duel-protocol", "--board", "--board-games", "2",
+                         "--players", "random,random", "--out", str(tmp_path / "board"))
+    assert code == 0, err
+    assert "board level: 2 squads" in out
+    folder = tmp_path / "board" / "duel-protocol"
+    rows = list(csv.DictReader(io.StringIO((folder / "board.csv").read_text())))
+    assert len(rows) == 12 and {row["squad"] for row in rows} == {"hydro-conductor", "malfunction-cascade"}
+    assert all(float(row["impact_low"]) <= float(row["impact"]) <= float(row["impact_high"]) for row in rows)
+    plain = len(pikepdf.open(tmp_path / "plain" / "duel-protocol" / "balance.pdf").pages)
+    assert len(pikepdf.open(folder / "balance.pdf").pages) == plain + 2

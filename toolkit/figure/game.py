@@ -119,7 +119,7 @@ class FigureGame(Game):
             }
         return Output(files, f"manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf and manual.html")
 
-    def balance(self, data: GameData, paper: str) -> Output:
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
         from toolkit.figure.analysis.balance import balance, playable
         from toolkit.figure.kit.balance_report import build_balance, matchups_csv, ratings_csv
         from toolkit.figure.kit.context import KitContext
@@ -138,10 +138,24 @@ class FigureGame(Game):
         seconds = time.perf_counter() - started
         context = KitContext(database, paper)
         component = build_balance(context, result)
+        pages = list(component.pages)
+        board_files: dict[str, bytes] = {}
+        if board is not None:
+            from toolkit.figure.kit.playtest import board_csv, board_pages
+            from toolkit.figure.simulate import board_level
+
+            found = board_level(database, board)
+            pages += board_pages(database, found)
+            board_files["board.csv"] = board_csv(found).encode("utf-8")
+            flagged = [i for i in found.impacts if i.flagged]
+            lines.append(f"  board level: {len(found.squads)} squads, {board.games} games per run, replacement "
+                         f"{found.replacement}; units whose impact excludes parity: "
+                         + (", ".join(f"{i.squad}/{i.unit} {i.difference:+.0%}" for i in flagged) or "none"))
         files = {
-            "balance.pdf": render_pdf(Document(component.title, component.pages)),
+            "balance.pdf": render_pdf(Document(component.title, pages)),
             "balance.csv": ratings_csv(context, result).encode("utf-8"),
             "matchups.csv": matchups_csv(result).encode("utf-8"),
+            **board_files,
         }
         n = len(result.unit_ids)
         for rank, rating in enumerate(result.ratings[:3], start=1):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.figure.database import Database
 from toolkit.figure.engine import build_game
@@ -24,6 +24,9 @@ from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest
 from toolkit.game import SimulateRequest, SimulateResult
 from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
+
+if TYPE_CHECKING:
+    from toolkit.figure.sim.impact import BoardBalance
 
 CHECKPOINT_GAMES = 100  # --until-ci looks at the interval only after every this many games
 MAX_GAMES = 1_000_000
@@ -182,3 +185,14 @@ def _round_robin(database: Database, request: SimulateRequest, rules: Rules,
 
 def to_json(summary: dict[str, Any]) -> str:
     return json.dumps(summary, sort_keys=False, ensure_ascii=True, indent=2)
+
+
+def board_level(database: Database, request: SimulateRequest) -> BoardBalance:
+    """The balance report's board-level section: round robin and per-unit impact (`duelkit balance --board`)."""
+    from toolkit.figure.sim.impact import board_balance
+
+    if database.has_errors:
+        raise DuelkitError(f"the {database.theme.id} data has problems; `duelkit validate` lists them")
+    check_request(request)
+    return board_balance(database, request.players, request.games, request.seed, request.jobs,
+                         parse_rules(request.rules))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolkit.figure.database import Database
+from toolkit.figure.sim.impact import BoardBalance
 from toolkit.figure.sim.stats import REASON_WORDS
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE, TEAM
 from toolkit.render.pdf import render_pdf
@@ -225,3 +226,77 @@ def _shade(value: float | None) -> str:
     target = (27, 58, 122) if value >= 0.5 else (244, 197, 66)
     rgb = tuple(round(255 + (c - 255) * t * 0.6) for c in target)
     return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def board_pages(database: Database, board: BoardBalance) -> list[Page]:
+    """The balance report's board-level pages: the round robin, then each unit's impact on its squad."""
+    pages = [_matrix_page(database, board.matches, board.squads, board.matrix)]
+    page = pages[0]
+    y = MARGIN + 40 + len(board.squads) * min(24.0, (INNER - 46) / max(len(board.squads), 1)) + 10
+    y = _section(page, y, "First player's edge in each match", "Share of the decisive games won by the side "
+                 "that moved first, with its 95% interval.")
+    for match in board.matches:
+        label = f"{match['squads']['a']} vs {match['squads']['b']}"
+        decisive = match["wins"]["a"] + match["wins"]["b"]
+        top = y
+        page.add(*_bar(MARGIN, y, INNER, match["first_player_rate"], match["first_player_interval"], BAR_GREY,
+                       label, f"{_pct(match['first_player_rate'])} of {decisive}"))
+        y += 8
+        if y > HEIGHT - MARGIN - 20:
+            break
+    page.add(*_axis(MARGIN + 52, top - 1, INNER - 74, y - top))
+    pages.append(_impact_page(database, board))
+    return pages
+
+
+def _impact_page(database: Database, board: BoardBalance) -> Page:
+    page = Page(WIDTH, HEIGHT, label="Unit impact on the board")
+    replacement = database.units.get(board.replacement)
+    name = replacement.value.name if replacement else board.replacement
+    y = _heading(page, f"{database.theme.terms.game}: each unit's impact on the board",
+                 f"Its squad's win rate with the unit minus with {name} ({board.replacement}, an average unit in "
+                 f"no squad) in its place; {board.games} games per run, {board.players[0]} vs {board.players[1]}")
+    y = _section(page, y, "Impact on the squad's win rate", "Bars: the difference; whiskers: its 95% interval "
+                 "(Newcombe). Flagged (!): the interval excludes 0, so the unit matters beyond luck.")
+    centre = MARGIN + 52 + (INNER - 74) / 2
+    half = (INNER - 74) / 2
+    top = y
+    for impact in board.impacts:
+        if y > HEIGHT - MARGIN - 12:
+            page.add(Text(MARGIN, y + 4, "... board.csv lists every unit", 7, "regular", MUTED))
+            break
+        label = fit_line(f"{impact.squad}: {impact.unit}", 50, "regular", 7.5, 5)
+        page.add(Text(MARGIN, y + 4, label.lines[0], label.size, "regular", INK))
+        width = half * max(-1.0, min(1.0, impact.difference))
+        page.add(Rect(min(centre, centre + width), y, abs(width), 5.5,
+                      filled(TEAM["A"].fill if impact.difference >= 0 else "#c9a227")))
+        low, high = (centre + half * max(-1.0, min(1.0, v)) for v in impact.interval)
+        whisker = Style(stroke=INK, width=0.4)
+        page.add(Line(low, y + 2.75, high, y + 2.75, whisker), Line(low, y + 1, low, y + 4.5, whisker),
+                 Line(high, y + 1, high, y + 4.5, whisker))
+        mark = " !" if impact.flagged else ""
+        page.add(Text(MARGIN + INNER - 20, y + 4, f"{impact.difference * 100:+.0f} pts{mark}", 7.5,
+                      "bold" if impact.flagged else "regular", PARITY if impact.flagged else INK))
+        y += 7.5
+    page.add(Line(centre, top - 1, centre, y, Style(stroke=MUTED, width=0.3, dash=(1.0, 1.0))))
+    for value, text in ((-1.0, "-100"), (-0.5, "-50"), (0.0, "0"), (0.5, "+50"), (1.0, "+100")):
+        page.add(Text(centre + half * value, y + 4, text, 6, "regular", MUTED, "middle"))
+    return page
+
+
+def board_csv(board: BoardBalance) -> str:
+    """One row per unit: its squad's win rate with it and with the replacement, the difference and its interval."""
+    import csv
+    import io
+
+    from toolkit.figure.sim.stats import neutralise
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["squad", "unit", "replacement", "win_rate_with", "win_rate_without", "impact", "impact_low",
+                     "impact_high", "flagged"])
+    for i in board.impacts:
+        writer.writerow([neutralise(str(cell)) for cell in (
+            i.squad, i.unit, board.replacement, f"{i.with_unit:.4f}", f"{i.without_unit:.4f}", f"{i.difference:.4f}",
+            f"{i.interval[0]:.4f}", f"{i.interval[1]:.4f}", int(i.flagged))])
+    return out.getvalue()

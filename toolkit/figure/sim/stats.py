@@ -164,5 +164,12 @@ def games_csv(game: Game, results: Sequence[GameResult]) -> str:
 
 
 def neutralise(cell: str) -> str:
-    """Spreadsheets run a cell starting with = + - @ (or a tab or carriage return) as a formula."""
-    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+    """Spreadsheets run a text cell starting with = + - @ (or a tab or carriage return) as a formula; a
+    plain number such as -0.25 is left alone."""
+    if cell[:1] not in ("=", "+", "-", "@", "\t", "\r"):
+        return cell
+    try:
+        float(cell)
+    except ValueError:
+        return "'" + cell
+    return cell if cell.strip() == cell else "'" + cell
