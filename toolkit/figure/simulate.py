@@ -7,7 +7,6 @@ checkpoints of `--until-ci`, and builds the summary and, on request, the files f
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +121,9 @@ def _match(game: Game, request: SimulateRequest, advance: Callable[[int], None])
     summary = summarize(game, results, request.players, request.seed)
     summary["rules"] = {k: v for k, v in game.rules.as_dict().items() if v != getattr(Rules(), k)}
     summary["stopping"] = stopping
+    if any(name.endswith("ms") for name in request.players):
+        stopping["note"] += ("; a player searched by the clock (search:Nms), so the same seed can give other "
+                             "results on another machine or load")
     return summary, results
 
 
@@ -181,10 +183,6 @@ def _round_robin(database: Database, request: SimulateRequest, rules: Rules,
         files["games.csv"] = "".join(csv_parts).encode()
         result.files[f"{database.theme.id}-round-robin"] = files
     return result
-
-
-def to_json(summary: dict[str, Any]) -> str:
-    return json.dumps(summary, sort_keys=False, ensure_ascii=True, indent=2)
 
 
 def board_level(database: Database, request: SimulateRequest) -> BoardBalance:

@@ -17,7 +17,6 @@ from toolkit.figure.engine import CHANCE, GameState
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
-from toolkit.figure.engine.state import DRAW
 from toolkit.figure.engine.tables import BAY, REMOVED, Game
 from toolkit.figure.players import make_player
 
@@ -34,7 +33,7 @@ class GameResult:
 
     index: int  # game number, from 0: pair * 2 + (0: A first, 1: B first)
     first: int  # the side that moved first
-    winner: int  # 0 (A), 1 (B) or -1 (draw)
+    winner: int  # 0 (A), 1 (B) or -1 (a draw: the engine's DRAW)
     reason: str
     turns: int
     knockouts: tuple[int, ...]  # per unit slot: enemies it Deactivated in battle
@@ -84,6 +83,6 @@ def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
         recorder.finish(state)
     outcome = state.outcome()
     assert outcome is not None
-    return GameResult(index, first, outcome.winner if outcome.winner != DRAW else -1, outcome.reason,
+    return GameResult(index, first, outcome.winner, outcome.reason,
                       state.turn + 1, tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
                       recorder.text() if recorder is not None else None)

@@ -63,15 +63,19 @@ def _in_pool(game: Game, tasks: Sequence[PairTask], jobs: int, progress: Progres
         pending: dict[Any, int] = {}
         queue = list(enumerate(tasks))
         queue.reverse()
-        while queue or pending:
-            while queue and len(pending) < jobs * IN_FLIGHT_PER_JOB:
-                position, task = queue.pop()
-                pending[pool.submit(_worker_pair, task)] = position
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done[pending.pop(future)] = future.result()
-                if progress:
-                    progress(2)
+        try:
+            while queue or pending:
+                while queue and len(pending) < jobs * IN_FLIGHT_PER_JOB:
+                    position, task = queue.pop()
+                    pending[pool.submit(_worker_pair, task)] = position
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done[pending.pop(future)] = future.result()
+                    if progress:
+                        progress(2)
+        except BaseException:  # interrupted: do not wait for the queued games
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
     return [result for position in range(len(tasks)) for result in done[position]]
 
 
