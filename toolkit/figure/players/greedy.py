@@ -13,7 +13,8 @@ To stay fast, quiet moves (far from any enemy, not at a goal) are first ranked b
 and only the best `QUIET_LOOKS` of them are looked at in full; every move near an enemy or a goal is
 always looked at, and so is every move when an enemy is near our goal. Modules are tried only where
 they can matter and played only when they gain more than `MODULE_COST` (a module is spent for the
-whole duel). The rng is accepted and unused: ties go to the first action in `legal_actions()` order.
+whole duel). The rng only breaks ties between equally good actions, so the player is deterministic
+given its rng.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ MODULE_COST = 1.5  # a module must gain at least this much (points) to be spent
 EMERGENCY = -GOAL_THREAT / 2  # below this the turn is desperate: every module is worth trying
 QUIET_LOOKS = 6  # quiet moves looked at in full, best estimate first
 TURN_PHASES = (START, SUB, MOVE_PHASE)
+TIE = 1e-6  # values this close are equal (sums in another order differ in the last bits)
 
 
 class GreedyPlayer:
@@ -50,22 +52,27 @@ class GreedyPlayer:
         self.quiet_looks = quiet_looks  # None: look at every move in full
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        del rng
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return best_action(state, knowledge(state.game), self.quiet_looks)[0]
+        return best_action(state, knowledge(state.game), self.quiet_looks, rng)[0]
 
 
-def best_action(state: GameState, know: Knowledge, quiet_looks: int | None = QUIET_LOOKS) -> tuple[Action, float]:
-    """The greedy choice and its value to the player deciding."""
+def best_action(state: GameState, know: Knowledge, quiet_looks: int | None = QUIET_LOOKS,
+                rng: random.Random | None = None) -> tuple[Action, float]:
+    """The greedy choice and its value to the player deciding. Equal best actions are drawn with `rng`
+    (without one, the first in `legal_actions()` order): the legal order is not the same for both sides
+    of the board, so always taking the first would play side A and side B differently."""
     me = state.current_player
     legal = state.legal_actions()
     if state.phase in TURN_PHASES:
-        return _turn_choice(state, legal, me, know, quiet_looks)
-    values = [action_value(state, action, me, know) for action in legal]
-    best = max(range(len(legal)), key=values.__getitem__)
-    return legal[best], values[best]
+        looked = _turn_values(state, legal, me, know, quiet_looks)
+    else:
+        looked = [(action, action_value(state, action, me, know)) for action in legal]
+    best_value = max(value for _, value in looked)
+    tied = [action for action, value in looked if value >= best_value - TIE]
+    chosen = tied[rng.randrange(len(tied))] if rng is not None and len(tied) > 1 else tied[0]
+    return chosen, best_value
 
 
 def ranked_actions(state: GameState, know: Knowledge,
@@ -78,15 +85,6 @@ def ranked_actions(state: GameState, know: Knowledge,
     else:
         looked = [(action, action_value(state, action, me, know)) for action in legal]
     return sorted(looked, key=lambda pair: -pair[1])
-
-
-def _turn_choice(state: GameState, legal: list, me: int, know: Knowledge,
-                 quiet_looks: int | None) -> tuple[Action, float]:
-    best, best_value = legal[0], -float("inf")
-    for action, value in _turn_values(state, legal, me, know, quiet_looks):
-        if value > best_value:
-            best, best_value = action, value
-    return best, best_value
 
 
 def _turn_values(state: GameState, legal: list, me: int, know: Knowledge,

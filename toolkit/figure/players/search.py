@@ -158,7 +158,7 @@ def _rollout(state: GameState, me: int, horizon: int, know: Knowledge, rng: rand
             state.apply(_sample(state, rng))
         else:
             legal = state.legal_actions()
-            state.apply(legal[0] if len(legal) == 1 else best_action(state, know, ROLLOUT_LOOKS)[0])
+            state.apply(legal[0] if len(legal) == 1 else best_action(state, know, ROLLOUT_LOOKS, rng)[0])
     return _value(state, me, know)
 
 
