@@ -148,8 +148,9 @@ class FigureGame(Game):
             pages += board_pages(database, found)
             board_files["board.csv"] = board_csv(found).encode("utf-8")
             flagged = [i for i in found.impacts if i.flagged]
-            lines.append(f"  board level: {len(found.squads)} squads, {board.games} games per run, replacement "
-                         f"{found.replacement}; units whose impact excludes parity: "
+            stand_ins = ", ".join(f"{unit} for {squad}" for squad, unit in found.replacements.items())
+            lines.append(f"  board level: {len(found.squads)} squads, {board.games} games per run, stand-ins "
+                         f"{stand_ins}; units whose impact excludes parity: "
                          + (", ".join(f"{i.squad}/{i.unit} {i.difference:+.0%}" for i in flagged) or "none"))
         files = {
             "balance.pdf": render_pdf(Document(component.title, pages)),

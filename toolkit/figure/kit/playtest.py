@@ -251,11 +251,10 @@ def board_pages(database: Database, board: BoardBalance) -> list[Page]:
 
 def _impact_page(database: Database, board: BoardBalance) -> Page:
     page = Page(WIDTH, HEIGHT, label="Unit impact on the board")
-    replacement = database.units.get(board.replacement)
-    name = replacement.value.name if replacement else board.replacement
+    stand_ins = ", ".join(f"{unit} for {squad}" for squad, unit in board.replacements.items())
     y = _heading(page, f"{database.theme.terms.game}: each unit's impact on the board",
-                 f"Its squad's win rate with the unit minus with {name} ({board.replacement}, an average unit in "
-                 f"no squad) in its place; {board.games} games per run, {board.players[0]} vs {board.players[1]}")
+                 f"Its squad's win rate with the unit minus with an average unit in its place ({stand_ins}); "
+                 f"{board.games} games per run, {board.players[0]} vs {board.players[1]}")
     y = _section(page, y, "Impact on the squad's win rate", "Bars: the difference; whiskers: its 95% interval "
                  "(Newcombe). Flagged (!): the interval excludes 0, so the unit matters beyond luck.")
     centre = MARGIN + 52 + (INNER - 74) / 2
@@ -297,6 +296,6 @@ def board_csv(board: BoardBalance) -> str:
                      "impact_high", "flagged"])
     for i in board.impacts:
         writer.writerow([neutralise(str(cell)) for cell in (
-            i.squad, i.unit, board.replacement, f"{i.with_unit:.4f}", f"{i.without_unit:.4f}", f"{i.difference:.4f}",
-            f"{i.interval[0]:.4f}", f"{i.interval[1]:.4f}", int(i.flagged))])
+            i.squad, i.unit, board.replacements[i.squad], f"{i.with_unit:.4f}", f"{i.without_unit:.4f}",
+            f"{i.difference:.4f}", f"{i.interval[0]:.4f}", f"{i.interval[1]:.4f}", int(i.flagged))])
     return out.getvalue()

@@ -3,14 +3,16 @@
 A unit's impact is its squad's win rate with the unit minus the win rate with the unit swapped for a
 replacement, both measured in the same seat-swapped pairs over the same dice (so the difference is
 less noisy than two separate runs), each against every other squad (or itself, when it is alone).
-The replacement is a neutral, average unit: the base form, in neither squad, whose battle rating is
-the median of those. The difference gets Newcombe's interval (from the two Wilson intervals); an
+The replacement is an average unit: the base form outside the squad whose battle rating is closest to
+the median rating of all base forms (a stand-in from the strongest units left over would make every
+unit look harmful). The difference gets Newcombe's interval (from the two Wilson intervals); an
 interval that excludes 0 is flagged: the unit changes the result beyond what luck explains.
 """
 
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,7 +49,7 @@ class BoardBalance:
     squads: list[str]
     matrix: list[list[float | None]]
     matches: list[dict]
-    replacement: str
+    replacements: dict[str, str]  # squad -> the unit standing in for each of its units
     impacts: list[Impact]
 
 
@@ -60,18 +62,17 @@ def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
     return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
 
 
-def replacement_unit(database: Database, squads: list[Squad]) -> str:
-    """The neutral stand-in: a base form in no squad, with the median battle rating of those."""
+def replacement_unit(database: Database, squad: Squad) -> str | None:
+    """The stand-in: the base form outside `squad` whose battle rating is closest to the median of all base
+    forms (ties: the first id). None when every base form is in the squad."""
     units = database.unit_defs()
     stages = upgrade_stages(units)
-    taken = {uid for squad in squads for uid in squad.units}
-    ratings = balance(playable(units)).ratings
-    pool = [r.unit_id for r in ratings if stages.get(r.unit_id) == 0 and r.unit_id not in taken]
+    base = [r for r in balance(playable(units)).ratings if stages.get(r.unit_id) == 0]
+    pool = [r for r in base if r.unit_id not in squad.units]
     if not pool:
-        pool = [r.unit_id for r in ratings if stages.get(r.unit_id) == 0]
-    if not pool:
-        raise ValueError("no base unit to stand in for another")
-    return pool[len(pool) // 2]
+        return None
+    median = statistics.median(r.rating for r in base)
+    return min(pool, key=lambda r: (abs(r.rating - median), r.unit_id)).unit_id
 
 
 def board_balance(database: Database, players: tuple[str, str], games: int, seed: int, jobs: int = 1,
@@ -79,9 +80,9 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
     rules = rules or Rules()
     squads = [database.squads[sid].value for sid in sorted(database.squads)]
     ids = [s.id for s in squads]
-    replacement = replacement_unit(database, squads)
+    replacements = {s.id: r for s in squads if (r := replacement_unit(database, s)) is not None}
     runs = len(ids) * (len(ids) + 1) // 2 + sum(len([o for o in ids if o != s.id] or [s.id]) * (1 + len(s.units))
-                                               for s in squads)
+                                               for s in squads if s.id in replacements)
     done = [0]
 
     def play(a: Squad, b: Squad) -> list[GameResult]:
@@ -106,13 +107,13 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
                 matrix[index[b.id]][index[a.id]] = summary["win_rate"]["b"]
     impacts = []
     for squad in squads:
+        stand_in = replacements.get(squad.id)
+        if stand_in is None:
+            continue
         opponents = [o for o in squads if o.id != squad.id] or [squad]
         base = [r for o in opponents for r in play(squad, o)]
         base_wins = sum(1 for r in base if r.winner == 0)
         for unit in squad.units:
-            stand_in = replacement if replacement not in squad.units else None
-            if stand_in is None:
-                continue
             swapped = squad.model_copy(update={"units": tuple(stand_in if u == unit else u for u in squad.units),
                                                "id": squad.id})
             results = [r for o in opponents for r in play(swapped, o)]
@@ -120,4 +121,4 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
             low, high = newcombe(base_wins, len(base), wins, len(results))
             impacts.append(Impact(squad.id, unit, base_wins / len(base), wins / len(results),
                                   base_wins / len(base) - wins / len(results), (low, high)))
-    return BoardBalance(database.theme.id, players, games, seed, ids, matrix, matches, replacement, impacts)
+    return BoardBalance(database.theme.id, players, games, seed, ids, matrix, matches, replacements, impacts)
