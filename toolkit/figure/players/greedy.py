@@ -66,7 +66,7 @@ def best_action(state: GameState, know: Knowledge, quiet_looks: int | None = QUI
     me = state.current_player
     legal = state.legal_actions()
     if state.phase in TURN_PHASES:
-        looked = _turn_values(state, legal, me, know, quiet_looks)
+        looked = _turn_values(state, legal, me, know, quiet_looks, rng)
     else:
         looked = [(action, action_value(state, action, me, know)) for action in legal]
     best_value = max(value for _, value in looked)
@@ -87,24 +87,25 @@ def ranked_actions(state: GameState, know: Knowledge,
     return sorted(looked, key=lambda pair: -pair[1])
 
 
-def _turn_values(state: GameState, legal: list, me: int, know: Knowledge,
-                 quiet_looks: int | None) -> list[tuple[Action, float]]:
+def _turn_values(state: GameState, legal: list, me: int, know: Knowledge, quiet_looks: int | None,
+                 rng: random.Random | None = None) -> list[tuple[Action, float]]:
     """The move (or wake-up, or pass) first; then the modules and subroutines that could beat it."""
     looked: list[tuple[Action, float]] = []
     battling: set[int] = set()
     extra: list[Action] = []
-    quiet: list[tuple[float, int, Action]] = []
+    quiet: list[tuple[float, float, int, Action]] = []
     guard = _guard_nodes(state, me, know)
     for index, action in enumerate(legal):
         kind = action[0]
         if kind in (MODULE, SUBROUTINE):
             extra.append(action)
         elif kind == MOVE and quiet_looks is not None and _quiet(state, action, me) and not guard >> action[2] & 1:
-            quiet.append((-_estimate(state, action, me, know), index, action))
+            # equal estimates are ordered by the rng (legal order would favour one side of the board)
+            quiet.append((-_estimate(state, action, me, know), rng.random() if rng else 0.0, index, action))
         else:
             looked.append((action, action_value(state, action, me, know, battling)))
     quiet.sort()
-    for _, _, action in quiet[:quiet_looks]:
+    for *_, action in quiet[:quiet_looks]:
         looked.append((action, action_value(state, action, me, know, battling)))
     plain, plain_best = max(looked, key=lambda pair: pair[1]) if looked else (None, -float("inf"))
     for action in extra:
