@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolkit.problems import Problem, UsageError
 
@@ -95,6 +95,35 @@ class PlayRequest:
     data: str | None  # the data folder, as the game record should name it
 
 
+@dataclass(frozen=True)
+class SimulateRequest:
+    """`duelkit simulate`: which squads (None: every squad against every squad), how many games, who plays."""
+
+    squads: tuple[str, str] | None
+    games: int
+    players: tuple[str, str]
+    seed: int
+    jobs: int = 1
+    rules: tuple[str, ...] = ()  # NAME=VALUE switches, as typed
+    until_ci: float | None = None  # stop once the widest 95% interval is narrower (checked at checkpoints)
+    cluster: str | None = None  # a Ray cluster: "auto", an address, or "local"
+    files: bool = False  # also build the playtest files (--out)
+    records: int = 4  # keep the records of this many first games
+    data: str | None = None  # the data folder, as game records should name it
+
+
+@dataclass
+class SimulateResult:
+    """What `duelkit simulate` reports: the JSON object, the same in words, and files per output folder."""
+
+    summary: dict[str, Any]
+    lines: list[str]
+    files: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+
+SimulateProgress = Callable[[int, int], None]  # (games finished, games planned)
+
+
 @dataclass
 class ReplayResult:
     """`duelkit replay`: what to print, and where the record stops agreeing with the rules."""
@@ -171,9 +200,10 @@ class Game(ABC):
         del data, paper, templates
         raise NotApplicable(self.why_not("reference"))
 
-    def balance(self, data: GameData, paper: str) -> Output:
-        """Every unit against every unit: the balance report."""
-        del data, paper
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+        """Every unit against every unit: the balance report (with `board`, also the board-level section:
+        every squad against every squad, and each unit's impact on its squad's win rate)."""
+        del data, paper, board
         raise NotApplicable(self.why_not("balance"))
 
     def squad_ids(self, data: GameData) -> list[str]:
@@ -190,6 +220,11 @@ class Game(ABC):
         """Re-check a game record against the rules."""
         del data, record, turn
         raise NotApplicable(self.why_not("replay"))
+
+    def simulate(self, data: GameData, request: SimulateRequest, progress: SimulateProgress) -> SimulateResult:
+        """Self-play between two squads (or a round robin): win rates with intervals and what decided them."""
+        del data, request, progress
+        raise NotApplicable(self.why_not("simulate"))
 
     def project_folders(self) -> list[tuple[str, str]]:
         """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""

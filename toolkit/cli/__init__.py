@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "PNG per card, print-on-demand PDFs, Tabletop Simulator"),
     "play": ("play", "play one game in the terminal (or random against random)"),
     "replay": ("replay", "re-check a game record and print the board"),
+    "simulate": ("simulate", "self-play: win rates with Wilson intervals, first-player edge, what decided the games"),
 }
 
 

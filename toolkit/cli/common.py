@@ -17,6 +17,7 @@ from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
 from toolkit.terminal import terminal_safe
 
+if TYPE_CHECKING:
     from toolkit.output import OutputFolder
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70

@@ -26,6 +26,9 @@ from toolkit.game import (
     ReplayResult,
     Report,
     Show,
+    SimulateProgress,
+    SimulateRequest,
+    SimulateResult,
     Where,
 )
 from toolkit.kit.component import Component
@@ -74,7 +77,7 @@ class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
     commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "export",
-                          "play", "replay"})
+                          "play", "replay", "simulate"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
@@ -181,7 +184,7 @@ class FigureGame(Game):
             }
         return Output(files, f"manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf and manual.html")
 
-    def balance(self, data: GameData, paper: str) -> Output:
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
         from toolkit.figure.analysis.balance import balance, playable
         from toolkit.figure.kit.balance_report import build_balance, matchups_csv, ratings_csv
         from toolkit.figure.kit.context import KitContext
@@ -200,10 +203,25 @@ class FigureGame(Game):
         seconds = time.perf_counter() - started
         context = KitContext(database, paper)
         component = build_balance(context, result)
+        pages = list(component.pages)
+        board_files: dict[str, bytes] = {}
+        if board is not None:
+            from toolkit.figure.kit.playtest import board_csv, board_pages
+            from toolkit.figure.simulate import board_level
+
+            found = board_level(database, board)
+            pages += board_pages(database, found)
+            board_files["board.csv"] = board_csv(found).encode("utf-8")
+            flagged = [i for i in found.impacts if i.flagged]
+            stand_ins = ", ".join(f"{unit} for {squad}" for squad, unit in found.replacements.items())
+            lines.append(f"  board level: {len(found.squads)} squads, {board.games} games per run, stand-ins "
+                         f"{stand_ins}; units whose impact excludes parity: "
+                         + (", ".join(f"{i.squad}/{i.unit} {i.difference:+.0%}" for i in flagged) or "none"))
         files = {
-            "balance.pdf": render_pdf(Document(component.title, component.pages)),
+            "balance.pdf": render_pdf(Document(component.title, pages)),
             "balance.csv": ratings_csv(context, result).encode("utf-8"),
             "matchups.csv": matchups_csv(result).encode("utf-8"),
+            **board_files,
         }
         n = len(result.unit_ids)
         for rank, rating in enumerate(result.ratings[:3], start=1):
@@ -240,6 +258,11 @@ class FigureGame(Game):
 
     def unit_ids(self, data: GameData) -> list[str]:
         return list(_database(data).units)
+
+    def simulate(self, data: GameData, request: SimulateRequest, progress: SimulateProgress) -> SimulateResult:
+        from toolkit.figure.simulate import simulate
+
+        return simulate(_database(data), request, progress)
 
     def odds(self, data: GameData, request: OddsRequest) -> str:
         from toolkit.figure.battle import (

@@ -240,6 +240,10 @@ class GameState:
             legal = self._legal = self._compute_legal()
         return legal
 
+    def decisions(self) -> list[Action]:
+        """`legal_actions()` where a player acts (the players' view; never asked at a chance node)."""
+        return cast(list[Action], self.legal_actions())
+
     def apply(self, action: Action | int) -> None:  # noqa: C901  - one flat branch per action kind, the hot path
         """Play an action (or, at a chance node, an outcome). Illegal: IllegalAction, nothing changes."""
         phase = self.phase

@@ -1,0 +1,130 @@
+"""`duelkit simulate`: self-play between two squads (or every squad against every squad), with honest statistics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from toolkit.cli.common import EXIT_OK, add_command, err, out, output_folder
+from toolkit.cli.play import find_squads
+from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
+from toolkit.problems import UsageError
+from toolkit.registry import discover
+
+DEFAULT_GAMES = 200
+DEFAULT_CAP = 10_000  # --until-ci without --games stops here at the latest
+
+
+def add_parser(commands: Any) -> None:
+    simulate = add_command(
+        commands, "simulate", "self-play: win rates with Wilson intervals, first-player edge, what decided the games",
+        ["duelkit simulate hydro-conductor malfunction-cascade --games 400 --jobs 2",
+         "duelkit simulate --round-robin --players greedy,greedy --out playtest"],
+        ["Games are played in seat-swapped pairs that share their dice, so luck cancels between the seats."])
+    simulate.add_argument("args", nargs="*", metavar="SQUAD_A SQUAD_B [DATA_DIR]",
+                          help="the two squads and the project folder (with --round-robin: only [DATA_DIR])")
+    simulate.add_argument("--round-robin", action="store_true", help="every squad against every squad")
+    simulate.add_argument("--games", type=int, metavar="N",
+                          help=f"games per match, an even number (default {DEFAULT_GAMES}; with --until-ci the cap, "
+                               f"default {DEFAULT_CAP})")
+    simulate.add_argument("--players", default="greedy,greedy", metavar="P,Q",
+                          help="who plays A and B: random, greedy, search, search:N (iterations) or search:Nms "
+                               "(default greedy,greedy)")
+    simulate.add_argument("--seed", type=int, metavar="S", help="root seed (default: a fresh one, printed)")
+    simulate.add_argument("--jobs", type=int, default=1, metavar="K", help="local processes (default 1)")
+    simulate.add_argument("--cluster", metavar="auto|ADDRESS",
+                          help="play the games as Ray tasks: auto (the cluster Ray finds), an address such as "
+                               "ray://head:10001, or local (a Ray instance on this machine); needs duelkit[cluster]")
+    simulate.add_argument("--rules", nargs="+", default=[], metavar="NAME=VALUE",
+                          help="rules switches, e.g. turn_limit=200 lockout=off")
+    simulate.add_argument("--until-ci", type=float, metavar="W",
+                          help="stop once both win-rate intervals are narrower than W (e.g. 0.05), checked "
+                               "every 100 games")
+    simulate.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    simulate.add_argument("--out", type=Path, metavar="DIR",
+                          help="also write playtest.pdf, games.csv and the first game records under DIR")
+    simulate.set_defaults(run=run)
+
+
+class _Bar:
+    """A progress bar on an interactive terminal; nothing at all when standard error is piped."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __enter__(self) -> _Bar:
+        if sys.stderr.isatty():
+            from rich.progress import Progress
+
+            self.bar = Progress(transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=None)
+        return self
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, total=total, description=f"{done}/{total} games")
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[str, str] | None]]:
+    if args.round_robin:
+        if len(args.args) > 1:
+            raise UsageError("simulate --round-robin takes at most a DATA_DIR (no squads)")
+        args.data_dir = Path(args.args[0]) if args.args else None
+        found, _ = discover(args.data_dir)
+        playable = [(game, where) for game, where in found if game.supports("simulate")]
+        if found and not playable:
+            raise NotApplicable(found[0][0].why_not("simulate"))
+        return [(game, game.load(where), None) for game, where in playable]
+    if len(args.args) not in (2, 3):
+        raise UsageError("simulate takes SQUAD_A SQUAD_B [DATA_DIR] (or --round-robin [DATA_DIR])")
+    args.data_dir = Path(args.args[2]) if len(args.args) == 3 else None
+    squads = (args.args[0], args.args[1])
+    game, data = find_squads(args.data_dir, list(squads), "simulate")
+    return [(game, data, squads)]
+
+
+def run(args: argparse.Namespace) -> int:
+    players = tuple(name.strip() for name in args.players.split(","))
+    if len(players) != 2:
+        raise UsageError("--players takes two players separated by a comma, e.g. greedy,search")
+    games = args.games if args.games is not None else (DEFAULT_CAP if args.until_ci is not None else DEFAULT_GAMES)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is None:
+        err(f"seed {seed} (pass --seed {seed} to play the same games again)")
+    todo = _games_to_run(args)
+    results: list[tuple[Game, SimulateResult]] = []
+    with _Bar() as bar:
+        for game, data, squads in todo:
+            request = SimulateRequest(squads, games, (players[0], players[1]), seed, args.jobs, tuple(args.rules),
+                                      args.until_ci, args.cluster, args.out is not None,
+                                      data=None if args.data_dir is None else str(args.data_dir))
+            results.append((game, game.simulate(data, request, bar.update)))
+    if args.out is not None:
+        names = [name for _, result in results for name in result.files]
+        with output_folder(args, "", names) as folder:
+            for _, result in results:
+                for name, files in result.files.items():
+                    target = folder.replace(name, files)
+                    err(f"wrote {target}/ ({', '.join(sorted(files)[:3])}{' ...' if len(files) > 3 else ''})")
+    if args.json:
+        summaries = [result.summary for _, result in results]
+        out(json.dumps(summaries[0] if not args.round_robin else {"round_robin": summaries}, indent=2))
+    else:
+        for number, (_, result) in enumerate(results):
+            if number:
+                out()
+            for line in result.lines:
+                out(line)
+    return EXIT_OK

@@ -1,0 +1,90 @@
+"""Playing the games of a simulation: seat-swapped pairs that share their dice, each a pure function of
+(root seed, pair index), so results never depend on how many processes or machines play them.
+
+Pair k's two games spin from the same stream, `random.Random(derive(seed, k, "dice"))`: in the first
+side A moves first, in the second side B does, so the luck of the dice is dealt to both seats. Each
+player has its own stream (`derive(seed, k, game, side)`), which only a search player draws from.
+Seeds are derived with blake2b, never Python's `hash` (which changes between processes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from toolkit.figure.engine import CHANCE, GameState
+from toolkit.figure.engine.actions import Action
+from toolkit.figure.engine.play import sample_outcome
+from toolkit.figure.engine.record import Recorder, make_header
+from toolkit.figure.engine.tables import BAY, REMOVED, Game
+from toolkit.figure.players import make_player
+from toolkit.players import PLAYERS
+
+
+def derive(seed: int, *parts: object) -> int:
+    """A 64-bit seed from the root seed and a path of names, the same in every process and Python."""
+    text = ":".join(str(part) for part in (seed, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game, small enough to send between processes."""
+
+    index: int  # game number, from 0: pair * 2 + (0: A first, 1: B first)
+    first: int  # the side that moved first
+    winner: int  # 0 (A), 1 (B) or -1 (a draw)
+    reason: str
+    turns: int
+    knockouts: tuple[int, ...]  # per unit slot: enemies it Deactivated in battle
+    deactivations: tuple[int, ...]  # per unit slot: times it was Deactivated (battle, surround, self-hit)
+    modules_used: tuple[int, int]  # per side: bit set of the squad's modules spent
+    record: str | None = None  # the game record (JSON lines), for the first few games
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """What a worker needs to play one pair (the Game is sent once per worker, not per task)."""
+
+    players: tuple[str, str]
+    seed: int
+    pair: int
+    record: bool  # keep the two games' records
+    data: str | None = None
+
+
+def play_pair(game: Game, task: PairTask) -> tuple[GameResult, GameResult]:
+    """The pair's two games: A moves first, then B moves first, over the same dice."""
+    dice_seed = derive(task.seed, task.pair, "dice")
+    return (_play(game, task, dice_seed, 0), _play(game, task, dice_seed, 1))
+
+
+def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
+    index = task.pair * 2 + first
+    players = tuple(make_player(name) for name in task.players)
+    player_rngs = tuple(random.Random(derive(task.seed, task.pair, first, "player", side)) for side in (0, 1))
+    dice = random.Random(dice_seed)
+    state = GameState.initial(game, PLAYERS[first])
+    recorder = Recorder(make_header(game, data=task.data, seed=dice_seed, players=list(task.players),
+                                    first=PLAYERS[first])) if task.record else None
+    deactivations = [0] * len(game.slots)
+    while not state.is_terminal():
+        player = state.current_player
+        step: Action | int = (sample_outcome(state, dice) if player == CHANCE
+                              else players[player].choose(state, player_rngs[player]))
+        if recorder is not None:
+            recorder.on_step(state, step)
+        before = state.pos[:]
+        state.apply(step)
+        for slot, where in enumerate(state.pos):
+            if where in (BAY, REMOVED) and before[slot] not in (BAY, REMOVED):
+                deactivations[slot] += 1
+    if recorder is not None:
+        recorder.finish(state)
+    outcome = state.outcome()
+    assert outcome is not None
+    winner = -1 if outcome.winner is None else outcome.winner.seat  # -1: a draw
+    return GameResult(index, first, winner, outcome.reason,
+                      state.turn + 1, tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
+                      recorder.text() if recorder is not None else None)

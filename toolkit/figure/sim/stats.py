@@ -1,0 +1,176 @@
+"""What a simulation's games add up to: win rates with Wilson 95% intervals, the first player's edge, the
+victory breakdown, game lengths, per-unit knockouts and deactivations, modules used.
+
+The summary is a plain dict (it is what `--json` prints); `summary_lines` words it for the terminal and
+`games_csv` lists every game. Draws count as games but not as wins, so the two win rates and the draw
+rate add up to one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
+from toolkit.figure.engine.tables import Game
+from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.sim.games import GameResult
+from toolkit.players import PLAYERS
+
+Z95 = 1.959963984540054
+REASONS = (GOAL, LOCKOUT, TURN_LIMIT, REPETITION)
+REASON_WORDS = {GOAL: "goal capture", LOCKOUT: "lockout", TURN_LIMIT: "turn limit", REPETITION: "repetition"}
+HISTOGRAM_BINS = 10
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default): honest near 0 and 1 and for few games."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def widest_interval(results: Sequence[GameResult]) -> float:
+    """The width of the wider of the two win-rate intervals (what `--until-ci` compares)."""
+    n = len(results)
+    return max(high - low for low, high in (wilson(sum(1 for r in results if r.winner == side), n) for side in (0, 1)))
+
+
+def summarize(game: Game, results: Sequence[GameResult], players: tuple[str, str], seed: int) -> dict[str, Any]:
+    n = len(results)
+    wins = [sum(1 for r in results if r.winner == side) for side in (0, 1)]
+    draws = n - wins[0] - wins[1]
+    first_wins = sum(1 for r in results if r.winner == r.first)
+    decisive = wins[0] + wins[1]
+    turns = sorted(r.turns for r in results)
+    return {
+        "theme": game.theme.id,
+        "squads": {"a": game.squad_ids[0], "b": game.squad_ids[1]},
+        "players": {"a": players[0], "b": players[1]},
+        "seed": seed,
+        "games": n,
+        "pairs": n // 2,
+        "wins": {"a": wins[0], "b": wins[1]},
+        "draws": draws,
+        "win_rate": {"a": _rate(wins[0], n), "b": _rate(wins[1], n)},
+        "interval": {"a": _interval(wins[0], n), "b": _interval(wins[1], n)},
+        "first_player_wins": first_wins,
+        "first_player_rate": _rate(first_wins, decisive),
+        "first_player_interval": _interval(first_wins, decisive),
+        "victory": {reason: sum(1 for r in results if r.reason == reason) for reason in REASONS},
+        "mean_turns": round(statistics.fmean(turns), 3) if turns else 0.0,
+        "turns": _lengths(turns),
+        "units": {PLAYERS[side].value.lower(): _units(game, results, side) for side in (0, 1)},
+        "modules": {PLAYERS[side].value.lower(): _modules(game, results, side) for side in (0, 1)},
+    }
+
+
+def _rate(k: int, n: int) -> float:
+    return round(k / n, 6) if n else 0.0
+
+
+def _interval(k: int, n: int) -> list[float]:
+    low, high = wilson(k, n)
+    return [round(low, 6), round(high, 6)]
+
+
+def _lengths(turns: list[int]) -> dict[str, Any]:
+    if not turns:
+        return {"min": 0, "median": 0, "max": 0, "histogram": []}
+    low, high = turns[0], turns[-1]
+    width = max(1, math.ceil((high - low + 1) / HISTOGRAM_BINS))
+    bins = []
+    start = low
+    while start <= high:
+        end = start + width - 1
+        bins.append([start, end, sum(1 for t in turns if start <= t <= end)])
+        start = end + 1
+    return {"min": low, "median": statistics.median(turns), "max": high, "histogram": bins}
+
+
+def _units(game: Game, results: Sequence[GameResult], side: int) -> list[dict[str, Any]]:
+    n = max(len(results), 1)
+    rows = []
+    for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
+        kos = sum(r.knockouts[slot] for r in results)
+        lost = sum(r.deactivations[slot] for r in results)
+        rows.append({"unit": game.slots[slot].forms[0].unit.id, "knockouts": kos, "deactivations": lost,
+                     "knockouts_per_game": round(kos / n, 4), "deactivations_per_game": round(lost / n, 4)})
+    return rows
+
+
+def _modules(game: Game, results: Sequence[GameResult], side: int) -> dict[str, int]:
+    """Each module of the squad: in how many games it was spent."""
+    return {module.id: sum(1 for r in results if r.modules_used[side] >> index & 1)
+            for index, module in enumerate(game.modules[side])}
+
+
+def _pct(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def summary_lines(summary: dict[str, Any]) -> list[str]:
+    """The summary in words, for the terminal."""
+    s = summary
+    n = s["games"]
+    lines = [f"{s['theme']}: {s['squads']['a']} ({s['players']['a']}) vs {s['squads']['b']} ({s['players']['b']}): "
+             f"{n} games in {s['pairs']} seat-swapped pairs, seed {s['seed']}"]
+    for key in ("a", "b"):
+        low, high = s["interval"][key]
+        lines.append(f"  {s['squads'][key]:<24} wins {s['wins'][key]:>5}  {_pct(s['win_rate'][key]):>6}  "
+                     f"(95% interval {_pct(low)} to {_pct(high)})")
+    lines.append(f"  draws {s['draws']} ({_pct(s['draws'] / n if n else 0)})")
+    low, high = s["first_player_interval"]
+    lines.append(f"  first player won {s['first_player_wins']} of the decisive games: "
+                 f"{_pct(s['first_player_rate'])} (95% interval {_pct(low)} to {_pct(high)})")
+    lines.append("  victories: " + ", ".join(f"{REASON_WORDS[r]} {c}" for r, c in s["victory"].items()))
+    t = s["turns"]
+    lines.append(f"  game length: mean {s['mean_turns']:.1f} turns, median {t['median']}, "
+                 f"from {t['min']} to {t['max']}")
+    for key in ("a", "b"):
+        parts = [f"{u['unit']} {u['knockouts_per_game']:.2f}/{u['deactivations_per_game']:.2f}"
+                 for u in s["units"][key]]
+        lines.append(f"  {s['squads'][key]} knockouts/deactivations per game: " + ", ".join(parts))
+        used = [f"{mid} {count}" for mid, count in s["modules"][key].items()]
+        lines.append(f"  {s['squads'][key]} modules used (games): " + (", ".join(used) or "none"))
+    if "stopping" in s:
+        lines.append(f"  {s['stopping']['note']}")
+    return lines
+
+
+def games_csv(game: Game, results: Sequence[GameResult]) -> str:
+    """One row per game; a cell a spreadsheet would run as a formula is prefixed with an apostrophe."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["game", "pair", "squad_a", "squad_b", "first", "winner", "reason", "turns", "knockouts_a",
+                     "knockouts_b", "deactivations_a", "deactivations_b", "modules_a", "modules_b"])
+    names = game.squad_ids
+    for r in results:
+        winner = "draw" if r.winner < 0 else names[r.winner]
+        used = [";".join(m.id for i, m in enumerate(game.modules[side]) if r.modules_used[side] >> i & 1)
+                for side in (0, 1)]
+        row = [r.index + 1, r.index // 2 + 1, names[0], names[1], names[r.first], winner, r.reason, r.turns,
+               sum(r.knockouts[:SQUAD_UNITS]), sum(r.knockouts[SQUAD_UNITS:]),
+               sum(r.deactivations[:SQUAD_UNITS]), sum(r.deactivations[SQUAD_UNITS:]), used[0], used[1]]
+        writer.writerow([neutralise(str(cell)) for cell in row])
+    return out.getvalue()
+
+
+def neutralise(cell: str) -> str:
+    """Spreadsheets run a text cell starting with = + - @ (or a tab or carriage return) as a formula; a
+    plain number such as -0.25 is left alone."""
+    if cell[:1] not in ("=", "+", "-", "@", "\t", "\r"):
+        return cell
+    try:
+        float(cell)
+    except ValueError:
+        return "'" + cell
+    return cell if cell.strip() == cell else "'" + cell

@@ -1,0 +1,196 @@
+"""`duelkit simulate`, driven from outside: one match or a round robin, summaries, and the playtest files.
+
+The command line owns the terminal (it prints the lines and the progress bar); this module owns the
+games: it checks the request, compiles the Game, has `sim.pool` play the pairs, stops at the fixed
+checkpoints of `--until-ci`, and builds the summary and, on request, the files for `--out`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from toolkit.figure.database import Database
+from toolkit.figure.engine import build_game
+from toolkit.figure.engine.render_text import safe
+from toolkit.figure.engine.rules import Rules, RulesError
+from toolkit.figure.engine.setup import SetupError
+from toolkit.figure.engine.tables import Game
+from toolkit.figure.players import make_player
+from toolkit.figure.sim.games import GameResult, PairTask
+from toolkit.figure.sim.pool import play_pairs
+from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest_interval
+from toolkit.game import SimulateRequest, SimulateResult
+from toolkit.problems import DuelkitError, UsageError
+from toolkit.report import summary as problem_summary
+
+if TYPE_CHECKING:
+    from toolkit.figure.sim.impact import BoardBalance
+
+CHECKPOINT_GAMES = 100  # --until-ci looks at the interval only after every this many games
+MAX_GAMES = 1_000_000
+
+
+def parse_rules(pairs: tuple[str, ...]) -> Rules:
+    """`--rules NAME=VALUE ...`: whole numbers and true/false are read as such; unknown names are refused."""
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--rules takes NAME=VALUE, e.g. turn_limit=200 (got '{safe(pair, 60)}')")
+        value: Any = text
+        if text in ("true", "false"):
+            value = text == "true"
+        elif text.isdigit():
+            value = int(text)
+        values[name.strip()] = value
+    try:
+        return Rules.from_dict(values)
+    except RulesError as exc:
+        raise UsageError(safe(str(exc), 300)) from None
+
+
+def check_request(request: SimulateRequest) -> None:
+    if not 2 <= request.games <= MAX_GAMES or request.games % 2:
+        raise UsageError(f"--games is an even number from 2 to {MAX_GAMES} (games come in seat-swapped pairs)")
+    if request.until_ci is not None and not 0 < request.until_ci < 1:
+        raise UsageError("--until-ci takes the interval width as a fraction, e.g. 0.05 for 5 points")
+    for name in request.players:
+        make_player(name)
+
+
+def simulate(database: Database, request: SimulateRequest, progress: Callable[[int, int], None]) -> SimulateResult:
+    """One match (request.squads) or every squad against every squad (request.squads is None)."""
+    if database.has_errors:
+        raise DuelkitError(f"the {database.theme.id} data has problems ({problem_summary(database.problems)}); "
+                           "`duelkit validate` lists them")
+    check_request(request)
+    rules = parse_rules(request.rules)
+    if request.squads is None:
+        return _round_robin(database, request, rules, progress)
+    game = _compile(database, request.squads[0], request.squads[1], rules)
+    done = [0]
+
+    def advance(games: int) -> None:
+        done[0] += games
+        progress(done[0], request.games)
+
+    summary, results = _match(game, request, advance)
+    result = SimulateResult(summary, summary_lines(summary))
+    if request.files:
+        from toolkit.figure.kit.playtest import playtest_pdf
+
+        files = {"playtest.pdf": playtest_pdf(database, [summary]), "games.csv": games_csv(game, results).encode()}
+        files |= _records(results)
+        result.files[f"{game.squad_ids[0]}-vs-{game.squad_ids[1]}"] = files
+    return result
+
+
+def _compile(database: Database, squad_a: str, squad_b: str, rules: Rules) -> Game:
+    try:
+        return build_game(squad_a, squad_b, database, rules)
+    except SetupError as exc:
+        raise DuelkitError(str(exc)) from None
+
+
+def _match(game: Game, request: SimulateRequest, advance: Callable[[int], None]) -> tuple[dict[str, Any],
+                                                                                       list[GameResult]]:
+    """Play the games (all at once, or checkpoint by checkpoint under --until-ci) and summarise them."""
+    def tasks(first_pair: int, last_pair: int) -> list[PairTask]:
+        return [PairTask(request.players, request.seed, pair, pair * 2 < request.records, request.data)
+                for pair in range(first_pair, last_pair)]
+
+    results: list[GameResult] = []
+    stopping: dict[str, Any] = {"rule": "fixed", "note": f"stopping rule: a fixed {request.games} games"}
+    if request.until_ci is None:
+        results = play_pairs(game, tasks(0, request.games // 2), request.jobs, request.cluster, advance)
+    else:
+        width = 1.0
+        while len(results) < request.games:
+            upto = min(len(results) + CHECKPOINT_GAMES, request.games)
+            results += play_pairs(game, tasks(len(results) // 2, upto // 2), request.jobs, request.cluster, advance)
+            width = widest_interval(results)
+            if width < request.until_ci:
+                break
+        reached = width < request.until_ci
+        note = (f"stopping rule: --until-ci {request.until_ci:g}, checked every {CHECKPOINT_GAMES} games; "
+                + (f"stopped at the {len(results)}-game checkpoint (widest interval {width:.3f})" if reached else
+                   f"the interval was still {width:.3f} wide at the cap of {request.games} games"))
+        stopping = {"rule": "until_ci", "width": request.until_ci, "checkpoint_games": CHECKPOINT_GAMES,
+                    "reached": reached, "final_width": round(width, 6), "note": note}
+    summary = summarize(game, results, request.players, request.seed)
+    summary["rules"] = {k: v for k, v in game.rules.as_dict().items() if v != getattr(Rules(), k)}
+    summary["stopping"] = stopping
+    if any(name.endswith("ms") for name in request.players):
+        stopping["note"] += ("; a player searched by the clock (search:Nms), so the same seed can give other "
+                             "results on another machine or load")
+    return summary, results
+
+
+def _records(results: list[GameResult]) -> dict[str, bytes]:
+    return {f"game-{r.index + 1:04d}.jsonl": r.record.encode() for r in results if r.record is not None}
+
+
+def _round_robin(database: Database, request: SimulateRequest, rules: Rules,
+                 progress: Callable[[int, int], None]) -> SimulateResult:
+    """Every squad against every squad (itself included: a mirror match shows the first player's edge)."""
+    squads = sorted(database.squads)
+    if not squads:
+        raise DuelkitError(f"the {database.theme.id} data has no squads to play")
+    pairs = [(a, b) for i, a in enumerate(squads) for b in squads[i:]]
+    total = len(pairs) * request.games
+    done = [0]
+
+    def advance(games: int) -> None:
+        done[0] += games
+        progress(done[0], total)
+
+    matches = []
+    files: dict[str, bytes] = {}
+    csv_parts: list[str] = []
+    for a, b in pairs:
+        game = _compile(database, a, b, rules)
+        summary, results = _match(game, request, advance)
+        matches.append(summary)
+        if request.files:
+            text = games_csv(game, results)
+            csv_parts.append(text if not csv_parts else text.split("\n", 1)[1])
+            files |= {f"{a}-vs-{b}-{name}": data for name, data in _records(results[:2]).items()}
+    index = {squad: i for i, squad in enumerate(squads)}
+    matrix: list[list[float | None]] = [[None] * len(squads) for _ in squads]
+    for m in matches:
+        i, j = index[m["squads"]["a"]], index[m["squads"]["b"]]
+        matrix[i][j] = m["win_rate"]["a"]
+        if i != j:
+            matrix[j][i] = m["win_rate"]["b"]
+    summary = {"theme": database.theme.id, "squads": squads, "players": {"a": request.players[0],
+               "b": request.players[1]}, "seed": request.seed, "matrix": matrix, "matches": matches}
+    lines = [f"{database.theme.id}: round robin of {len(squads)} squads, {request.games} games per match "
+             f"({request.players[0]} as the row squad, {request.players[1]} as the column squad)"]
+    width = max(len(s) for s in squads)
+    lines.append("  " + " " * width + "  " + "  ".join(f"{s[:10]:>10}" for s in squads))
+    for i, s in enumerate(squads):
+        cells = "  ".join(f"{'-' if v is None else f'{v * 100:.0f}%':>10}" for v in matrix[i])
+        lines.append(f"  {s:<{width}}  {cells}")
+    lines.append("  (each cell: the row squad's win rate against the column squad; draws make up the rest)")
+    for m in matches:
+        lines += ["", *summary_lines(m)]
+    result = SimulateResult(summary, lines)
+    if request.files:
+        from toolkit.figure.kit.playtest import playtest_pdf
+
+        files["playtest.pdf"] = playtest_pdf(database, matches, round_robin=(squads, matrix))
+        files["games.csv"] = "".join(csv_parts).encode()
+        result.files[f"{database.theme.id}-round-robin"] = files
+    return result
+
+
+def board_level(database: Database, request: SimulateRequest) -> BoardBalance:
+    """The balance report's board-level section: round robin and per-unit impact (`duelkit balance --board`)."""
+    from toolkit.figure.sim.impact import board_balance
+
+    if database.has_errors:
+        raise DuelkitError(f"the {database.theme.id} data has problems; `duelkit validate` lists them")
+    check_request(request)
+    return board_balance(database, request.players, request.games, request.seed, request.jobs,
+                         parse_rules(request.rules))
