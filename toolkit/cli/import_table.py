@@ -1,4 +1,8 @@
-"""`duelkit import`: a one-row-per-segment spreadsheet turned into a project of unit YAML."""
+"""`duelkit import`: a one-row-per-segment spreadsheet turned into a project of unit YAML.
+
+Exit codes: 0 every figure was transcribed (warnings, such as damage '60x' kept as a note, may be
+printed); 1 the project was written but some figures were skipped (listed in the project's
+skipped.csv), or nothing was written because of an error (its message says so); 2 a usage error."""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, add_command, err, out
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out
 from toolkit.game import NotApplicable
 from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 
@@ -33,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         err(note)
     for line in report.lines:
         out(line)
-    return EXIT_OK
+    return EXIT_PROBLEMS if report.failed else EXIT_OK
 
 
 def _project_game(project: Path | None) -> str:

@@ -258,17 +258,21 @@ class FigureGame(Game):
         return report
 
     def import_table(self, csv_path: Path, out: Path) -> Report:
-        from toolkit.figure.importer import read_csv, write_project
+        from toolkit.figure.importer import SKIPPED_FILE, read_csv, write_project
 
         result = read_csv(csv_path)  # a missing file, a folder or a FIFO is a usage error with its own message
         written = write_project(result, out, self.id)
-        report = Report()
+        report = Report(failed=bool(result.skipped))
         for figure in result.skipped:
             for row in figure.rows:
                 report.notes.append(f"{csv_path}:{row.line}: skipped '{figure.name}': column '{row.column}' = "
                                     f"{row.value!r}: {row.reason}")
+        for row in result.warnings:
+            report.notes.append(f"{csv_path}:{row.line}: warning: column '{row.column}' = {row.value!r}: {row.reason}")
         report.notes += [f"note: {note}" for note in result.notes]
         report.lines.append(f"read {result.rows_read} rows: wrote {len(result.units)} units to {out}, "
                             f"skipped {len(result.skipped)} figures ({len(written)} files)")
+        if result.skipped:
+            report.lines.append(f"the skipped figures' cells are listed in {out / SKIPPED_FILE}")
         report.lines.append(f"next: `duelkit validate {out}` lists what breaks the rules")
         return report

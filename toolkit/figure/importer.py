@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.theme import theme_ids
 from toolkit.problems import DuelkitError, UsageError
@@ -41,6 +42,8 @@ VALUE_COLUMNS = ("Attack Value", "Attack Ability")
 
 PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
+SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
+SKIPPED_HEADER = ("figure", "line", "column", "value", "reason")
 # First lines of the files we write. They let a later import recognise (and replace) its own output
 # without touching a hand-made project or units a designer added by hand.
 PROJECT_MARKER = "# Written by duelkit import"
@@ -51,7 +54,8 @@ _SLUG_RE = re.compile(SLUG_PATTERN)
 _NO_ABILITY = {"", "none"}
 _STARS_RE = re.compile(r"^[☆★](?:\s*[☆★])*$")
 _INT_RE = re.compile(r"^\d+$")
-_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^\d+\s*[x×+]$", re.IGNORECASE)
+# '60x', '70+', '20x2', '20 × 2': printed damage with a rule attached; the leading number is the damage.
+_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^(\d+)\s*(?:[x×]\s*\d*|\+)$", re.IGNORECASE)
 _ENTITY_RE = re.compile(r"&#?[A-Za-z0-9]+;?")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # Symbols NFKD cannot turn into ASCII but that tell two figures apart (Nidoran♂ / Nidoran♀).
@@ -86,6 +90,7 @@ class ImportResult:
     skipped: list[SkippedFigure]
     notes: list[str]
     rows_read: int
+    warnings: list[RowIssue] = field(default_factory=list)  # cells of imported units transcribed with a caveat
     source: str = ""  # file name of the CSV, quoted in the files written
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # unit id -> its CSV lines
 
@@ -125,12 +130,13 @@ def read_csv(path: Path | str) -> ImportResult:
         if unit_id != base:
             renamed.append(unit_id)
         lines = (group[0].line, group[-1].line)
-        unit, issues = _figure(group, unit_id)
+        unit, issues, warnings = _figure(group, unit_id)
         if issues:
             result.skipped.append(SkippedFigure(group[0].cells["Name"], issues, unit_id, lines))
         else:
             result.units.append(unit)
             result.lines[unit_id] = lines
+            result.warnings.extend(warnings)
     result.notes = _notes(rows, header, index, renamed, result)
     return result
 
@@ -256,8 +262,9 @@ def _unique_id(base: str, taken: set[str]) -> str:
 # Converting one figure
 
 
-def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIssue]]:
-    """The unit dict for a figure, and the cells that could not be converted (empty when fine)."""
+def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIssue], list[RowIssue]]:
+    """The unit dict for a figure, the cells that could not be converted (empty when fine) and the cells
+    transcribed with a caveat the designer should read (warnings)."""
     first = rows[0]
     issues = _figure_issues(first)
     unit: dict[str, Any] = {
@@ -273,12 +280,14 @@ def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIss
     if subroutine:
         unit["subroutine"] = subroutine
     disk = []
+    warnings: list[RowIssue] = []
     for row in rows:
-        segment, row_issues = _segment(row)
+        segment, row_issues, row_warnings = _segment(row)
         disk.append(segment)
         issues.extend(row_issues)
+        warnings.extend(row_warnings)
     unit["disk"] = disk
-    return unit, issues
+    return unit, issues, warnings
 
 
 def _figure_issues(row: _Row) -> list[RowIssue]:
@@ -302,10 +311,11 @@ def _subroutine(text: str) -> dict[str, str] | None:
     return {"name": text, "text": text}
 
 
-def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
+def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue], list[RowIssue]]:
     """One Data Disk segment: move, colour and size as written, plus whatever the value cells hold."""
     cells = row.cells
     issues = []
+    warnings = []
     segment: dict[str, Any] = {"move": cells["Attack Name"], "color": _color(cells["Attack Type"])}
     if not cells["Attack Type"]:
         issues.append(RowIssue(row.line, "Attack Type", "", "empty: every segment needs a colour"))
@@ -316,8 +326,17 @@ def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
         reason = "empty: every segment needs a size" if not size else "size must be a whole number"
         issues.append(RowIssue(row.line, "Attack Wheel Size", size, reason))
     found: dict[str, tuple[str, int | str]] = {}
+    note = ""
     for column in VALUE_COLUMNS:
         kind, value = classify_value(cells[column])
+        modified = kind == "damage_note"
+        if modified:
+            kind, value = "damage", modified_damage(cells[column])
+        if modified and "damage" not in found:
+            note = cells[column]
+            warnings.append(RowIssue(row.line, column, cells[column],
+                                     f"damage with a modifier: imported as damage {value}, the cell kept as "
+                                     "`damage_note` (write the rule in the effect text)"))
         if kind == "bad":
             issues.append(RowIssue(row.line, column, cells[column], str(value)))
         elif kind in found:
@@ -328,7 +347,9 @@ def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
     for kind in ("damage", "stars", "effect"):
         if kind in found:
             segment[kind] = found[kind][1]
-    return segment, issues
+            if kind == "damage" and note:
+                segment["damage_note"] = note
+    return segment, issues, warnings
 
 
 def _color(text: str) -> str:
@@ -339,8 +360,9 @@ def _color(text: str) -> str:
 def classify_value(text: str) -> tuple[str, int | str]:
     """What a damage/stars/effect cell holds, judged by its content since the columns are mislabelled.
 
-    Returns ('empty', ''), ('damage', int), ('stars', count), ('effect', text) or ('bad', reason).
-    Effect text must read as words; '??', '30x' or a broken entity like '☆&star' is never guessed at.
+    Returns ('empty', ''), ('damage', int), ('damage_note', text: damage with a modifier such as '60x',
+    '70+' or '20x2', whose number `modified_damage` gives), ('stars', count), ('effect', text) or
+    ('bad', reason). Effect text must read as words; '??' or a broken entity like '☆&star' is never guessed at.
     """
     if not text:
         return "empty", ""
@@ -351,17 +373,26 @@ def classify_value(text: str) -> tuple[str, int | str]:
     if _ENTITY_RE.search(text):
         return "bad", "holds a broken HTML entity (such as '&star;' for ☆); write the stars as ☆"
     if _DAMAGE_WITH_MODIFIER_RE.match(text):
-        return "bad", "damage with a modifier; damage must be a whole number (put the rule in the effect text)"
+        return "damage_note", text
     if len(_WORD_RE.findall(text)) >= 2:
         return "effect", text
     return "bad", "neither a whole number (damage), only stars (☆), nor effect text"
+
+
+def modified_damage(text: str) -> int:
+    """The printed number of a damage cell with a modifier: '60x' and '20x2' -> 60 and 20, '70+' -> 70."""
+    match = _DAMAGE_WITH_MODIFIER_RE.match(text)
+    if match is None:
+        raise ValueError(f"not a damage with a modifier: {text!r}")
+    return int(match.group(1))
 
 
 def _notes(rows: list[_Row], header: list[str], index: dict[str, int], renamed: list[str],
            result: ImportResult) -> list[str]:
     """Facts about the file as a whole that a designer should know before trusting the result."""
     notes = []
-    swapped = sum(1 for row in rows if classify_value(row.cells["Attack Ability"])[0] in ("damage", "stars"))
+    numbers = ("damage", "damage_note", "stars")
+    swapped = sum(1 for row in rows if classify_value(row.cells["Attack Ability"])[0] in numbers)
     if swapped:
         notes.append(
             f"'Attack Ability' held a damage number or stars on {swapped} of {len(rows)} rows (the "
@@ -401,9 +432,13 @@ def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protoc
     _check_units(result.units)
     _check_out_dir(out_dir)
     files = {PROJECT_FILE: _project_text(result, theme)}
+    if result.skipped:
+        files[SKIPPED_FILE] = skipped_csv(result)
     files.update({f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units})
     _check_targets(out_dir, files)
-    stale = _previous_imports(out_dir / UNIT_DIR) - {unit["id"] for unit in result.units}
+    stale = {f"{UNIT_DIR}/{uid}.yaml" for uid in _previous_imports(out_dir / UNIT_DIR)} - set(files)
+    if SKIPPED_FILE not in files and (out_dir / SKIPPED_FILE).is_file():
+        stale.add(SKIPPED_FILE)  # an earlier import's list; nothing is skipped now
     new_project = not out_dir.exists() or not any(out_dir.iterdir())
     # A re-import stages only the files that change: replacing (or deleting) a file costs far more than
     # reading it, and an unchanged unit file is best left alone.
@@ -462,12 +497,13 @@ def _stage(out_dir: Path, files: dict[str, str]) -> Path:
 
 
 def _move_into(staging: Path, out_dir: Path, changed: dict[str, str], stale: set[str]) -> None:
-    """Re-import: rename each changed file over the old one, then delete imported units no longer present."""
+    """Re-import: rename each changed file over the old one, then delete the imported files (units, the
+    skipped list) that this import no longer has."""
     (out_dir / UNIT_DIR).mkdir(exist_ok=True)
     for relative in changed:
         os.replace(staging / relative, out_dir / relative)
-    for unit_id in sorted(stale):
-        (out_dir / UNIT_DIR / f"{unit_id}.yaml").unlink(missing_ok=True)
+    for relative in sorted(stale):
+        (out_dir / relative).unlink(missing_ok=True)
 
 
 def _check_units(units: list[dict[str, Any]]) -> None:
@@ -513,6 +549,14 @@ def _previous_imports(unit_dir: Path) -> set[str]:
         return set()
     return {path.stem for path in unit_dir.glob("*.yaml")
             if _SLUG_RE.match(path.stem) and _starts_with(path, UNIT_MARKER)}
+
+
+def skipped_csv(result: ImportResult) -> str:
+    """`skipped.csv`: one row per cell that kept a figure out (figure, sheet line, column, value, reason)."""
+    rows: list[tuple[object, ...]] = [SKIPPED_HEADER]
+    rows += [(figure.name, issue.line, issue.column, issue.value, issue.reason)
+             for figure in result.skipped for issue in figure.rows]
+    return csv_text(rows)
 
 
 def _one_line(text: str) -> str:

@@ -89,6 +89,8 @@ class Segment(_Frozen):
     color: Color
     size: Annotated[StrictInt, Field(ge=1, le=96)]
     damage: Annotated[StrictInt, Field(ge=0, le=999)] | None = None
+    # The sheet's cell when it said more than a number ('60x', '70+'): kept for the designer, never printed
+    damage_note: ShortText | None = None
     stars: Annotated[StrictInt, Field(ge=1, le=4)] | None = None
     effect: Text | None = None
     inflicts: Slug | None = None
