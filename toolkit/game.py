@@ -216,7 +216,8 @@ class Game(ABC):
         del path
         raise NotApplicable(self.why_not("board"))
 
-    def import_table(self, csv_path: Path, out: Path) -> Report:
-        """`duelkit import`: a spreadsheet of this game's pieces turned into a project."""
-        del csv_path, out
+    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto") -> Report:
+        """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
+        designer's `field=Header,...` map; `layout`: auto, segment or unit)."""
+        del csv_path, out, columns, layout
         raise NotApplicable(self.why_not("import"))

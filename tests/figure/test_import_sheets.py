@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.figure.importer import classify_value, modified_damage, read_csv
+from toolkit.figure.importer import classify_value, modified_damage, read_csv, read_sheet
 
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,"
           "Attack Value,Attack Ability\n")
@@ -84,3 +84,79 @@ def test_a_damage_note_validates(capsys, tmp_path: Path) -> None:
     assert run(capsys, "import", str(sheet), "--out", str(out))[0] == 0
     code, stdout, _ = run(capsys, "validate", str(out))
     assert code == 0, stdout
+
+
+def write_xlsx(path: Path, rows: list[list[object]]) -> Path:
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    sheet = workbook.active
+    for row in rows:
+        sheet.append(row)
+    workbook.save(path)
+    return path
+
+
+CANONICAL = HEADER.strip().split(",")
+
+
+def test_an_xlsx_workbook_imports_like_the_csv(tmp_path: Path) -> None:
+    body = ROUND.format(damage="60x") + REST
+    from_csv = read_csv(write_csv(tmp_path, body))
+    rows: list[list[object]] = [CANONICAL]
+    for line in csv.reader(body.splitlines()):
+        rows.append([int(cell) if cell.isdigit() else (cell or None) for cell in line])
+    rows.insert(2, [])  # a blank row is skipped, and line numbers are the sheet's row numbers
+    from_xlsx = read_sheet(write_xlsx(tmp_path / "figures.xlsx", rows))
+    assert from_xlsx.units == from_csv.units
+    assert from_xlsx.lines == {"sylveon-r": (2, 5)}
+
+
+def test_a_broken_workbook_is_a_located_error(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "figures.xlsx"
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    code, _, stderr = run(capsys, "import", str(bad), "--out", str(tmp_path / "out"))
+    assert code == 1
+    assert "not a readable Excel workbook" in stderr
+    assert "Traceback" not in stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_header_variants_are_recognised(tmp_path: Path) -> None:
+    header = "Figure,MP,Class,Types,Ability,Size,Move,Colour,Effect,Damage\n"
+    body = "Tauros,2,C,Normal,None,96,Tackle,White,,30\n"
+    result = read_sheet(write_csv(tmp_path, body, header=header))
+    assert result.units == [{"id": "tauros-c", "name": "Tauros", "class": "C", "mp": 2, "types": ["normal"],
+                             "disk": [{"move": "Tackle", "color": "white", "size": 96, "damage": 30}]}]
+
+
+def test_columns_option_names_the_headers(capsys, tmp_path: Path) -> None:
+    header = "Unit Title,Speed Rating,Tier,Kind,Perk,Wedge,Attack Title,Hue,Notes,Hit\n"
+    sheet = write_csv(tmp_path, "Tauros,2,C,Normal,None,96,Tackle,White,,30\n", header=header)
+    out = tmp_path / "project"
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(out))
+    assert code == 2
+    assert "lacks the column(s) 'Name'" in stderr
+    columns = "name=Unit Title,mp=Speed Rating,class=Tier,types=Kind,subroutine=Perk,size=Wedge,move=Attack Title," \
+              "color=Hue,value=Notes,ability=Hit"
+    code, _, _ = run(capsys, "import", str(sheet), "--out", str(out), "--columns", columns)
+    assert code == 0
+    assert "damage: 30" in (out / "unit_data" / "tauros-c.yaml").read_text(encoding="utf-8")
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(out), "--columns", "hp=Life")
+    assert code == 2
+    assert "unknown field 'hp'" in stderr
+
+
+def test_one_row_per_unit_with_numbered_segments(tmp_path: Path) -> None:
+    header = ("Name,MP,Rarity,Type,Special Ability,Move 1,Size 1,Color 1,Effect 1,Damage 1,"
+              "Move 2,Size 2,Color 2,Effect 2,Damage 2,Move 3,Size 3,Color 3,Effect 3,Damage 3\n")
+    body = ("Tauros,2,C,Normal,None,Tackle,88,White,,30,Miss,8,Red,,,,,,,\n"
+            "Tauros,2,C,Normal,None,Tackle,48,White,,30,Kick,40,Purple,Gains Wait,☆☆,Miss,8,Red,,\n")
+    result = read_sheet(write_csv(tmp_path, body, header=header))
+    assert [unit["id"] for unit in result.units] == ["tauros-c", "tauros-c-2"]  # each row is one figure
+    assert result.units[0]["disk"] == [{"move": "Tackle", "color": "white", "size": 88, "damage": 30},
+                                       {"move": "Miss", "color": "red", "size": 8}]
+    assert result.units[1]["disk"][1] == {"move": "Kick", "color": "purple", "size": 40, "stars": 2,
+                                          "effect": "Gains Wait"}
+    assert result.lines == {"tauros-c": (2, 2), "tauros-c-2": (3, 3)}
+    assert any("one row per unit" in note for note in result.notes)

@@ -18,8 +18,16 @@ from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 def add_parser(commands: Any) -> None:
     importer = add_command(commands, "import", "convert a one-row-per-segment CSV into a project of unit YAML", [
         "duelkit import units.csv --out imported && duelkit validate imported",
+        "duelkit import units.xlsx --out imported --columns name=Figure,mp=Move",
         f"duelkit import units.csv --out imported --theme {game_ids()[0]}"])
-    importer.add_argument("csv", type=Path, metavar="CSV", help="the spreadsheet, saved as CSV (UTF-8)")
+    importer.add_argument("csv", type=Path, metavar="SHEET",
+                          help="the spreadsheet: a .csv file (UTF-8) or an Excel workbook (.xlsx, first worksheet)")
+    importer.add_argument("--columns", default="", metavar="MAP",
+                          help="which header holds which field, e.g. name=Figure,mp=Move (others are recognised "
+                               "by their usual names)")
+    importer.add_argument("--layout", choices=("auto", "segment", "unit"), default="auto",
+                          help="one row per Data Disk segment, or one row per unit with numbered segment "
+                               "columns (Move 1, Size 1, Color 1...); default: detected from the header")
     importer.add_argument("--out", type=Path, required=True, metavar="DIR",
                           help="the project to write (a new folder, or one an earlier import wrote)")
     importer.add_argument("--theme", choices=game_ids(),
@@ -32,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     game = find_game(args.theme or _project_game(args.data_dir))
     if not game.supports("import"):
         raise NotApplicable(game.why_not("import"))
-    report = game.import_table(args.csv, args.out)
+    report = game.import_table(args.csv, args.out, args.columns, args.layout)
     for note in report.notes:
         err(note)
     for line in report.lines:

@@ -74,6 +74,7 @@ class FigureGame(Game):
         self.title = load_theme(theme_id).terms.game
 
     def help_notes(self, command: str) -> list[str]:
+        from toolkit.figure.columns import FIELDS
         from toolkit.figure.importer import REQUIRED_COLUMNS
         from toolkit.figure.model import MODULE_EFFECT_KINDS
 
@@ -84,8 +85,9 @@ class FigureGame(Game):
             "odds": [statuses],
             "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
                          + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
-            "import": ["CSV columns (one row per Data Disk segment; other columns are ignored): "
-                       + ", ".join(REQUIRED_COLUMNS)],
+            "import": ["sheet columns (one row per Data Disk segment; other columns are ignored): "
+                       + ", ".join(REQUIRED_COLUMNS) + "; common variants (Figure, MP, Colour, Damage...) are "
+                       "recognised; --columns fields: " + ", ".join(FIELDS)],
         }
         return notes.get(command, [])
 
@@ -257,10 +259,12 @@ class FigureGame(Game):
             report.lines.append(f"board '{board.id}' OK: {len(board.nodes)} nodes, {len(board.routes)} routes")
         return report
 
-    def import_table(self, csv_path: Path, out: Path) -> Report:
-        from toolkit.figure.importer import SKIPPED_FILE, read_csv, write_project
+    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto") -> Report:
+        from toolkit.figure.columns import parse_columns
+        from toolkit.figure.importer import SKIPPED_FILE, read_sheet, write_project
 
-        result = read_csv(csv_path)  # a missing file, a folder or a FIFO is a usage error with its own message
+        # a missing file, a folder or a FIFO is a usage error with its own message
+        result = read_sheet(csv_path, parse_columns(columns), layout)
         written = write_project(result, out, self.id)
         report = Report(failed=bool(result.skipped))
         for figure in result.skipped:

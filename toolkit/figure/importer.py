@@ -21,6 +21,7 @@ import secrets
 import shutil
 import stat
 import unicodedata
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +29,10 @@ from typing import Any
 
 import yaml
 
+from toolkit.csvsafe import FORMULA_START as _FORMULA_START
 from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
+from toolkit.figure.columns import FIELDS, ColumnMap, map_header
 from toolkit.figure.theme import theme_ids
 from toolkit.problems import DuelkitError, UsageError
 
@@ -40,6 +43,7 @@ REQUIRED_COLUMNS = FIGURE_COLUMNS + SEGMENT_COLUMNS
 # Labelled "value" and "ability", but either may hold damage, stars or effect text: classified by content.
 VALUE_COLUMNS = ("Attack Value", "Attack Ability")
 
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
 PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
 SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
@@ -103,31 +107,37 @@ class ImportResult:
 class _Row:
     line: int
     cells: dict[str, str]
+    unit_row: int = 0  # a row-per-unit sheet: the sheet row (each is one figure)
 
-    def key(self) -> tuple[str, ...]:
-        return tuple(self.cells[column] for column in FIGURE_COLUMNS)
+    def key(self) -> tuple[object, ...]:
+        return (self.unit_row, self.cells.get("Id", ""), *(self.cells[column] for column in FIGURE_COLUMNS))
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading
 
 
-def read_csv(path: Path | str) -> ImportResult:
-    """Read a segment-per-row CSV and turn each figure into a unit dict (or a skipped figure)."""
+def read_sheet(path: Path | str, columns: dict[str, str] | None = None, layout: str = "auto") -> ImportResult:
+    """Read a sheet (CSV, or the first worksheet of an .xlsx workbook) and turn each figure into a unit dict
+    (or a skipped figure). `columns` names headers by field (`columns.parse_columns`); `layout` is 'auto',
+    'segment' (one row per segment) or 'unit' (one row per unit with numbered segment columns)."""
     path = Path(path)
-    records = _records(_read_text(path), path)
+    if path.suffix.casefold() in XLSX_SUFFIXES:
+        records = _xlsx_records(_read_bytes(path), path)
+    else:
+        records = _records(_decode(_read_bytes(path), path), path)
     _, header = next(records, (0, None))
     if header is None:
         raise DuelkitError(f"'{path}' is empty: expected a header line naming {', '.join(REQUIRED_COLUMNS)}")
-    index = _header_index(header, path)
-    rows = [_Row(line, _cells(fields, index)) for line, fields in records]
+    column_map = map_header(header, columns or {}, layout)
+    rows = [row for line, fields in records for row in _rows(line, fields, column_map)]
     result = ImportResult([], [], [], rows_read=len(rows), source=path.name)
     taken: set[str] = set()
     renamed: list[str] = []
     for group in _figures(rows):
         base = _base_id(group[0])
         unit_id = _unique_id(base, taken)
-        if unit_id != base:
+        if unit_id != base and not group[0].cells.get("Id"):
             renamed.append(unit_id)
         lines = (group[0].line, group[-1].line)
         unit, issues, warnings = _figure(group, unit_id)
@@ -137,15 +147,18 @@ def read_csv(path: Path | str) -> ImportResult:
             result.units.append(unit)
             result.lines[unit_id] = lines
             result.warnings.extend(warnings)
-    result.notes = _notes(rows, header, index, renamed, result)
+    result.notes = _notes(rows, header, column_map, renamed, result)
+    if column_map.wide:
+        result.notes.insert(0, f"one row per unit: {len(column_map.segments)} numbered segment column groups")
     return result
 
 
-def _read_text(path: Path) -> str:
-    """The whole file as text; a wrong encoding stops the import with the line it happened on.
+read_csv = read_sheet  # the name of the CSV-only importer, kept for callers
 
-    The file is opened without blocking and checked before reading, so a folder, FIFO or device given
-    as the CSV gets its own message instead of a hang or an error from deep inside."""
+
+def _read_bytes(path: Path) -> bytes:
+    """The whole file. It is opened without blocking and checked before reading, so a folder, FIFO or device
+    given as the sheet gets its own message instead of a hang or an error from deep inside."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -163,9 +176,13 @@ def _read_text(path: Path) -> str:
                          "save the spreadsheet as a .csv file and import that")
     with os.fdopen(fd, "rb") as handle:
         try:
-            raw = handle.read()
+            return handle.read()
         except OSError as exc:
             raise DuelkitError(f"cannot read '{path}': {exc.strerror or exc}") from None
+
+
+def _decode(raw: bytes, path: Path) -> str:
+    """UTF-8 text; a wrong encoding stops the import with the line it happened on."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -173,6 +190,33 @@ def _read_text(path: Path) -> str:
         raise DuelkitError(
             f"'{path}' is not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line}; "
             "save the file as UTF-8 (CSV UTF-8 in spreadsheet programs) and import again") from None
+
+
+def _xlsx_records(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
+    """(row number, cells as text) for each non-blank row of the workbook's first worksheet (openpyxl).
+    Formulas are read as the values the spreadsheet last computed, never evaluated."""
+    from openpyxl import load_workbook
+
+    try:
+        workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        sheet = workbook.worksheets[0]
+        rows = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
+        workbook.close()
+    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, IndexError, OSError) as exc:
+        raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
+                           "save it again from the spreadsheet, or as CSV UTF-8") from None
+    for number, cells in enumerate(rows, start=1):
+        if any(cell.strip() for cell in cells):
+            yield number, cells
+
+
+def _cell_text(value: object) -> str:
+    """A workbook cell as the text a CSV export would hold: 40.0 -> '40', empty -> ''."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _records(text: str, path: Path) -> Iterator[tuple[int, list[str]]]:
@@ -196,26 +240,26 @@ def _records(text: str, path: Path) -> Iterator[tuple[int, list[str]]]:
                            "is written twice: \"\"); nothing was imported") from None
 
 
-def _header_index(header: list[str], path: Path) -> dict[str, int]:
-    """Column name -> position. Names match ignoring case and extra spaces; the first copy wins."""
-    found: dict[str, int] = {}
-    for position, name in enumerate(header):
-        found.setdefault(_normal(name), position)
-    missing = [column for column in REQUIRED_COLUMNS if _normal(column) not in found]
-    if missing:
-        raise DuelkitError(
-            f"'{path}' is missing the column(s) {', '.join(repr(m) for m in missing)} in its header "
-            f"(line 1); expected: {', '.join(REQUIRED_COLUMNS)}")
-    return {column: found[_normal(column)] for column in REQUIRED_COLUMNS}
+def _rows(line: int, fields: list[str], column_map: ColumnMap) -> Iterator[_Row]:
+    """The segment rows of one sheet row: itself, or one per numbered segment group that is not empty."""
+    def cell(position: int) -> str:
+        return _inert(fields[position].strip()) if position < len(fields) else ""
+
+    base = {FIELDS[key]: cell(pos) for key, pos in {**column_map.figure, **column_map.optional}.items()}
+    groups = []
+    for group in column_map.segments:
+        cells = {FIELDS[key]: cell(pos) for key, pos in group.items()}
+        if not column_map.wide or any(cells.values()):
+            groups.append(cells)
+    for cells in groups or [dict.fromkeys(SEGMENT_COLUMNS, "")]:
+        yield _Row(line, {**base, **cells}, line if column_map.wide else 0)
 
 
-def _normal(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
-def _cells(fields: list[str], index: dict[str, int]) -> dict[str, str]:
-    """Required cells, trimmed; a short row reads as empty cells (reported where they matter)."""
-    return {column: fields[pos].strip() if pos < len(fields) else "" for column, pos in index.items()}
+def _inert(text: str) -> str:
+    """A cell duelkit wrote with a leading `'` (so a spreadsheet shows `=x` as text) is read back as `=x`."""
+    if text.startswith("'") and text[1:2] in _FORMULA_START:
+        return text[1:]
+    return text
 
 
 def _figures(rows: list[_Row]) -> Iterator[list[_Row]]:
@@ -242,6 +286,9 @@ def slugify(text: str) -> str:
 
 
 def _base_id(row: _Row) -> str:
+    given = row.cells.get("Id", "")
+    if _SLUG_RE.match(given) and len(given) <= MAX_ID_BASE + 4:
+        return given
     name = slugify(row.cells["Name"])[:MAX_ID_BASE].strip("-") or "unit"
     rarity = slugify(row.cells["Rarity"])
     return f"{name}-{rarity}" if rarity else name
@@ -387,7 +434,7 @@ def modified_damage(text: str) -> int:
     return int(match.group(1))
 
 
-def _notes(rows: list[_Row], header: list[str], index: dict[str, int], renamed: list[str],
+def _notes(rows: list[_Row], header: list[str], column_map: ColumnMap, renamed: list[str],
            result: ImportResult) -> list[str]:
     """Facts about the file as a whole that a designer should know before trusting the result."""
     notes = []
@@ -398,7 +445,7 @@ def _notes(rows: list[_Row], header: list[str], index: dict[str, int], renamed: 
             f"'Attack Ability' held a damage number or stars on {swapped} of {len(rows)} rows (the "
             "'Attack Value' and 'Attack Ability' columns are mislabelled); every cell of both columns "
             "was classified by its content instead of its column name")
-    used = set(index.values())
+    used = column_map.used()
     ignored = [name for position, name in enumerate(header) if position not in used and name.strip()]
     if ignored:
         notes.append(f"column(s) not imported: {', '.join(repr(name) for name in ignored)}")
