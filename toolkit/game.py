@@ -50,6 +50,7 @@ class Output:
     files: dict[str, bytes]
     note: str = ""  # e.g. "manual.pdf (4 pages), quick-reference.pdf and manual.html"
     lines: list[str] = field(default_factory=list)  # further lines to print under the summary
+    incomplete: bool = False  # some of the data could not be written (the lines say what)
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,12 @@ class Game(ABC):
     def kit_title(self, data: GameData) -> str:
         del data
         return self.title
+
+    def export_table(self, where: Where, fmt: str, columns: str = "") -> Output:
+        """`duelkit export csv|xlsx`: the unit database as a sheet that `duelkit import` reads back (`columns`:
+        the designer's `field=Header,...` map). Reads the data as written, so it works on invalid data too."""
+        del where, fmt, columns
+        raise NotApplicable(self.why_not("export-sheet"))
 
     def export_set(self, data: GameData) -> ExportSet:
         """`duelkit export`: the card decks, board, mats and tokens, as vector pieces."""

@@ -160,3 +160,81 @@ def test_one_row_per_unit_with_numbered_segments(tmp_path: Path) -> None:
                                           "effect": "Gains Wait"}
     assert result.lines == {"tauros-c": (2, 2), "tauros-c-2": (3, 3)}
     assert any("one row per unit" in note for note in result.notes)
+
+
+MIXED = (
+    HEADER
+    + "Tauros,2,C,Normal,Stampede,96,Tackle,White,,20x2\n"
+    + ROUND.format(damage="60x") + REST
+    + "=HYPERLINK(\"x\"),0,UC,Bug / Steel,Hard Shell - Takes no damage,48,-Harden,White,,0\n"
+    + "=HYPERLINK(\"x\"),0,UC,Bug / Steel,Hard Shell - Takes no damage,40,Big Hit,Z-Move,Knocks all away,360\n"
+    + "=HYPERLINK(\"x\"),0,UC,Bug / Steel,Hard Shell - Takes no damage,8,@Swipe,Purple,Poisons the foe,☆\n"
+    + "Tauros,2,C,Normal,Stampede,96,Tackle,White,,30\n"  # the same figure again: a numbered id
+)
+
+
+def unit_bodies(project: Path) -> dict[str, str]:
+    """Each unit file without its first line (which names the sheet and its lines)."""
+    return {path.name: path.read_text(encoding="utf-8").split("\n", 1)[1]
+            for path in sorted((project / "unit_data").glob("*.yaml"))}
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_import_export_import_gives_the_same_units(capsys, tmp_path: Path, fmt: str) -> None:
+    sheet = tmp_path / "figures.csv"
+    sheet.write_text(MIXED, encoding="utf-8")
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert run(capsys, "import", str(sheet), "--out", str(first))[0] == 0
+    assert len(unit_bodies(first)) == 4
+    code, stdout, _ = run(capsys, "export", fmt, str(first), "--out", str(tmp_path / "sheet"))
+    assert code == 0
+    assert "4 units, 8 rows" in stdout
+    exported = tmp_path / "sheet" / "duel-protocol" / f"units.{fmt}"
+    assert run(capsys, "import", str(exported), "--out", str(second))[0] == 0
+    assert unit_bodies(second) == unit_bodies(first)
+    again = tmp_path / "again"
+    run(capsys, "export", fmt, str(first), "--out", str(again))
+    assert (again / "duel-protocol" / f"units.{fmt}").read_bytes() == exported.read_bytes()  # reproducible
+
+
+def test_exported_cells_never_run_as_formulas(capsys, tmp_path: Path) -> None:
+    sheet = tmp_path / "figures.csv"
+    sheet.write_text(MIXED, encoding="utf-8")
+    run(capsys, "import", str(sheet), "--out", str(tmp_path / "project"))
+    run(capsys, "export", "csv", str(tmp_path / "project"), "--out", str(tmp_path / "sheet"))
+    with (tmp_path / "sheet" / "duel-protocol" / "units.csv").open(encoding="utf-8", newline="") as handle:
+        cells = [cell for row in csv.reader(handle) for cell in row]
+    assert "'=HYPERLINK(\"x\")" in cells
+    assert "'-Harden" in cells
+    assert "'@Swipe" in cells
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
+
+    from openpyxl import load_workbook
+
+    run(capsys, "export", "xlsx", str(tmp_path / "project"), "--out", str(tmp_path / "book"))
+    workbook = load_workbook(tmp_path / "book" / "duel-protocol" / "units.xlsx")
+    values = [cell.value for row in workbook.worksheets[0].iter_rows() for cell in row]
+    assert not [v for v in values if isinstance(v, str) and v[:1] in ("=", "+", "-", "@")]
+    assert all(cell.data_type != "f" for row in workbook.worksheets[0].iter_rows() for cell in row)
+
+
+def test_export_uses_the_column_map_and_names_fields_no_column_holds(capsys, tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "unit_data").mkdir(parents=True)
+    (project / "duelkit.yaml").write_text("theme: duel-protocol\nname: Mine\n", encoding="utf-8")
+    (project / "unit_data" / "a.yaml").write_text(
+        "id: a\nname: A\nclass: C\nmp: 2\nupgrades_to: b\ndisk:\n"
+        "- {move: Hit, color: white, size: 88, damage: 30}\n"
+        "- {move: Glare, color: purple, size: 8, stars: 1, inflicts: paralysis}\n", encoding="utf-8")
+    (project / "unit_data" / "b.yaml").write_text("id: b\nname: [broken\n", encoding="utf-8")
+    code, _, stderr = run(capsys, "export", "csv", str(project), "--out", str(tmp_path / "sheet"),
+                          "--columns", "name=Figure,mp=MP")
+    assert code == 1  # b.yaml could not be read: the sheet is incomplete, and says which file
+    assert "b.yaml" in stderr
+    assert "inflicts (1x)" in stderr
+    assert "upgrades_to (1x)" in stderr
+    text = (tmp_path / "sheet" / "duel-protocol" / "units.csv").read_text(encoding="utf-8")
+    assert text.splitlines()[0].startswith("Id,Figure,MP,Rarity,")
+    assert read_sheet(tmp_path / "sheet" / "duel-protocol" / "units.csv",
+                      {"name": "Figure", "mp": "MP"}).units[0]["disk"][1] == {
+        "move": "Glare", "color": "purple", "size": 8, "stars": 1}

@@ -67,7 +67,7 @@ class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
     commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "export",
-                          "play", "replay"})
+                          "export-sheet", "play", "replay"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
@@ -258,6 +258,19 @@ class FigureGame(Game):
         if board is not None and not problems:
             report.lines.append(f"board '{board.id}' OK: {len(board.nodes)} nodes, {len(board.routes)} routes")
         return report
+
+    def export_table(self, where: Where, fmt: str, columns: str = "") -> Output:
+        from toolkit.figure.columns import parse_columns
+        from toolkit.figure.database import SQUADS_DIR
+        from toolkit.figure.sheet_export import read_raw_units, sheet_csv, sheet_xlsx, units_sheet
+
+        dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
+        units, unreadable = read_raw_units(dataset.unit_dir, dataset.project, SQUADS_DIR)
+        sheet = units_sheet(units, parse_columns(columns))
+        data = sheet_xlsx(sheet, self.id) if fmt == "xlsx" else sheet_csv(sheet)
+        name = f"units.{fmt}"
+        return Output({name: data}, f"{name} ({sheet.units} units, {len(sheet.rows) - 1} rows)",
+                      unreadable + sheet.notes, incomplete=bool(unreadable))
 
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto") -> Report:
         from toolkit.figure.columns import parse_columns
