@@ -238,3 +238,40 @@ def test_export_uses_the_column_map_and_names_fields_no_column_holds(capsys, tmp
     assert read_sheet(tmp_path / "sheet" / "duel-protocol" / "units.csv",
                       {"name": "Figure", "mp": "MP"}).units[0]["disk"][1] == {
         "move": "Glare", "color": "purple", "size": 8, "stars": 1}
+
+
+def test_validate_names_the_sheet_cell_until_the_file_is_edited(capsys, tmp_path: Path) -> None:
+    import json
+
+    body = ("Metapod,0,UC,Bug,None,48,Harden,White,,0\n"
+            "Metapod,0,UC,Bug,None,48,Big Hit,Z-Move,Knocks all away,40\n")
+    sheet = write_csv(tmp_path, body)
+    project = tmp_path / "project"
+    run(capsys, "import", str(sheet), "--out", str(project))
+    code, stdout, _ = run(capsys, "validate", str(project))
+    assert code == 1
+    assert "mp: the number 0 is not allowed" in stdout
+    assert "[sheet: figures.csv line 2, column 'Movement']" in stdout
+    assert "'z-move'" in stdout
+    assert "[sheet: figures.csv line 3, column 'Attack Type']" in stdout
+
+    code, stdout, _ = run(capsys, "validate", str(project), "--format", "json")
+    messages = {(p["line"], p["message"].split(" [sheet: ")[-1]) for p in json.loads(stdout)
+                if "[sheet:" in p["message"]}
+    assert (5, "figures.csv line 2, column 'Movement']") in messages  # line 5 of the YAML: `mp: 0`
+
+    unit = project / "unit_data" / "metapod-uc.yaml"
+    unit.write_text(unit.read_text(encoding="utf-8").replace("mp: 0", "mp: 5"), encoding="utf-8")
+    _, stdout, _ = run(capsys, "validate", str(project))
+    assert "the number 5 is not allowed" in stdout
+    assert "[sheet:" not in stdout  # edited by hand: its lines no longer follow the sheet
+
+
+def test_a_row_per_unit_sheet_points_at_numbered_columns(capsys, tmp_path: Path) -> None:
+    header = ("Name,MP,Rarity,Type,Special Ability,Move 1,Size 1,Color 1,Effect 1,Damage 1,"
+              "Move 2,Size 2,Color 2,Effect 2,Damage 2\n")
+    sheet = write_csv(tmp_path, "Tauros,2,C,Normal,None,Tackle,88,White,,30,Miss,8,Teal,,\n", header=header)
+    project = tmp_path / "project"
+    run(capsys, "import", str(sheet), "--out", str(project))
+    _, stdout, _ = run(capsys, "validate", str(project))
+    assert "[sheet: figures.csv line 2, column 'Color 2']" in stdout

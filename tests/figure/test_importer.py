@@ -166,8 +166,9 @@ def test_written_project_round_trips_through_the_loader(tmp_path):
     result = read_csv(write_csv(tmp_path, body))
     out = tmp_path / "project"
     written = write_project(result, out)
-    assert written == [out / "duelkit.yaml", out / "unit_data" / "tauros-c.yaml", out / "unit_data" / "dialga-ex.yaml"]
-    for unit, path in zip(result.units, written[1:], strict=True):
+    assert written == [out / "duelkit.yaml", out / "import-map.json", out / "unit_data" / "tauros-c.yaml",
+                       out / "unit_data" / "dialga-ex.yaml"]
+    for unit, path in zip(result.units, written[2:], strict=True):
         loaded = load_yaml_file(path)
         assert loaded.problems == []
         assert loaded.data == unit
@@ -230,8 +231,8 @@ def test_real_dataset_imports_and_loads(tmp_path):
 
     out = tmp_path / "imported"
     written = write_project(result, out)
-    assert len(written) == len(result.units) + 2  # duelkit.yaml, skipped.csv and the units
-    assert all(load_yaml_file(path).data == unit for unit, path in zip(result.units, written[2:], strict=True))
+    assert len(written) == len(result.units) + 3  # duelkit.yaml, import-map.json, skipped.csv and the units
+    assert all(load_yaml_file(path).data == unit for unit, path in zip(result.units, written[3:], strict=True))
     datasets, problems = find_datasets(out)
     assert problems == []
     started = time.perf_counter()

@@ -96,7 +96,12 @@ class FigureGame(Game):
 
     def load(self, where: Where) -> FigureData:
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
-        return FigureData(load_database(dataset))
+        database = load_database(dataset)
+        if where.project:  # an imported project: problems also name the sheet cell to fix
+            from toolkit.figure.sheet_map import with_sheet_cells
+
+            database.problems = with_sheet_cells(where.root, database.problems)
+        return FigureData(database)
 
     def describe(self, data: GameData) -> str:
         db = _database(data)

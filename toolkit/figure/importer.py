@@ -14,7 +14,9 @@ Nothing here prints. Failures that stop the whole import raise `DuelkitError`.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import os
 import re
 import secrets
@@ -33,6 +35,7 @@ from toolkit.csvsafe import FORMULA_START as _FORMULA_START
 from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.columns import FIELDS, ColumnMap, map_header
+from toolkit.figure.sheet_map import IMPORT_MAP
 from toolkit.figure.theme import theme_ids
 from toolkit.problems import DuelkitError, UsageError
 
@@ -48,6 +51,8 @@ PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
 SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
 SKIPPED_HEADER = ("figure", "line", "column", "value", "reason")
+# IMPORT_MAP: which sheet cell each imported YAML line came from, and a hash of each file as written (a unit
+# edited by hand since is no longer pointed at the sheet); read by `duelkit validate` (figure/sheet_map.py).
 # First lines of the files we write. They let a later import recognise (and replace) its own output
 # without touching a hand-made project or units a designer added by hand.
 PROJECT_MARKER = "# Written by duelkit import"
@@ -64,6 +69,9 @@ _ENTITY_RE = re.compile(r"&#?[A-Za-z0-9]+;?")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # Symbols NFKD cannot turn into ASCII but that tell two figures apart (Nidoran♂ / Nidoran♀).
 _SLUG_SYMBOLS = str.maketrans({"♂": " m ", "♀": " f "})
+
+
+CellMap = dict[str, tuple[int, str]]  # a unit or segment field -> (sheet line, header of its column)
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,8 @@ class ImportResult:
     warnings: list[RowIssue] = field(default_factory=list)  # cells of imported units transcribed with a caveat
     source: str = ""  # file name of the CSV, quoted in the files written
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # unit id -> its CSV lines
+    # unit id -> (figure field -> (sheet line, header), one {segment field -> (line, header)} per segment)
+    cells: dict[str, tuple[CellMap, list[CellMap]]] = field(default_factory=dict)
 
     @property
     def figures(self) -> int:
@@ -108,6 +118,7 @@ class _Row:
     line: int
     cells: dict[str, str]
     unit_row: int = 0  # a row-per-unit sheet: the sheet row (each is one figure)
+    headers: dict[str, str] = field(default_factory=dict)  # canonical column -> the sheet's header text
 
     def key(self) -> tuple[object, ...]:
         return (self.unit_row, self.cells.get("Id", ""), *(self.cells[column] for column in FIGURE_COLUMNS))
@@ -130,7 +141,7 @@ def read_sheet(path: Path | str, columns: dict[str, str] | None = None, layout: 
     if header is None:
         raise DuelkitError(f"'{path}' is empty: expected a header line naming {', '.join(REQUIRED_COLUMNS)}")
     column_map = map_header(header, columns or {}, layout)
-    rows = [row for line, fields in records for row in _rows(line, fields, column_map)]
+    rows = [row for line, fields in records for row in _rows(line, fields, column_map, header)]
     result = ImportResult([], [], [], rows_read=len(rows), source=path.name)
     taken: set[str] = set()
     renamed: list[str] = []
@@ -146,6 +157,7 @@ def read_sheet(path: Path | str, columns: dict[str, str] | None = None, layout: 
         else:
             result.units.append(unit)
             result.lines[unit_id] = lines
+            result.cells[unit_id] = _cell_sources(group)
             result.warnings.extend(warnings)
     result.notes = _notes(rows, header, column_map, renamed, result)
     if column_map.wide:
@@ -240,19 +252,23 @@ def _records(text: str, path: Path) -> Iterator[tuple[int, list[str]]]:
                            "is written twice: \"\"); nothing was imported") from None
 
 
-def _rows(line: int, fields: list[str], column_map: ColumnMap) -> Iterator[_Row]:
+def _rows(line: int, fields: list[str], column_map: ColumnMap, header: list[str]) -> Iterator[_Row]:
     """The segment rows of one sheet row: itself, or one per numbered segment group that is not empty."""
     def cell(position: int) -> str:
         return _inert(fields[position].strip()) if position < len(fields) else ""
 
-    base = {FIELDS[key]: cell(pos) for key, pos in {**column_map.figure, **column_map.optional}.items()}
+    figure = {**column_map.figure, **column_map.optional}
+    base = {FIELDS[key]: cell(pos) for key, pos in figure.items()}
+    base_headers = {FIELDS[key]: header[pos] for key, pos in figure.items()}
     groups = []
     for group in column_map.segments:
         cells = {FIELDS[key]: cell(pos) for key, pos in group.items()}
         if not column_map.wide or any(cells.values()):
-            groups.append(cells)
-    for cells in groups or [dict.fromkeys(SEGMENT_COLUMNS, "")]:
-        yield _Row(line, {**base, **cells}, line if column_map.wide else 0)
+            groups.append((cells, {FIELDS[key]: header[pos] for key, pos in group.items()}))
+    if not groups:
+        groups.append((dict.fromkeys(SEGMENT_COLUMNS, ""), dict(zip(SEGMENT_COLUMNS, SEGMENT_COLUMNS, strict=True))))
+    for cells, headers in groups:
+        yield _Row(line, {**base, **cells}, line if column_map.wide else 0, {**base_headers, **headers})
 
 
 def _inert(text: str) -> str:
@@ -335,6 +351,31 @@ def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIss
         warnings.extend(row_warnings)
     unit["disk"] = disk
     return unit, issues, warnings
+
+
+def _cell_sources(rows: list[_Row]) -> tuple[CellMap, list[CellMap]]:
+    """Where each field of a unit came from in the sheet, so validation can point at the cell to fix."""
+    first = rows[0]
+
+    def at(row: _Row, column: str) -> tuple[int, str]:
+        return row.line, row.headers.get(column, column)
+
+    figure = {"id": at(first, "Id" if "Id" in first.headers else "Name"), "name": at(first, "Name"),
+              "class": at(first, "Rarity"), "mp": at(first, "Movement"), "types": at(first, "Type"),
+              "subroutine": at(first, "Special Ability"), "disk": (first.line, "")}
+    segments = []
+    for row in rows:
+        segment = {"": (row.line, ""), "move": at(row, "Attack Name"), "color": at(row, "Attack Type"),
+                   "size": at(row, "Attack Wheel Size")}
+        for column in VALUE_COLUMNS:
+            kind = classify_value(row.cells[column])[0]
+            kind = "damage" if kind == "damage_note" else kind
+            if kind in ("damage", "stars", "effect") and kind not in segment:
+                segment[kind] = at(row, column)
+                if kind == "damage":
+                    segment["damage_note"] = segment[kind]
+        segments.append(segment)
+    return figure, segments
 
 
 def _figure_issues(row: _Row) -> list[RowIssue]:
@@ -478,10 +519,11 @@ def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protoc
         raise DuelkitError(f"unknown theme '{theme}'; themes: {', '.join(theme_ids())}")
     _check_units(result.units)
     _check_out_dir(out_dir)
-    files = {PROJECT_FILE: _project_text(result, theme)}
+    files = {PROJECT_FILE: _project_text(result, theme), IMPORT_MAP: ""}
     if result.skipped:
         files[SKIPPED_FILE] = skipped_csv(result)
     files.update({f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units})
+    files[IMPORT_MAP] = import_map(result, files)  # the project's files first, then the units
     _check_targets(out_dir, files)
     stale = {f"{UNIT_DIR}/{uid}.yaml" for uid in _previous_imports(out_dir / UNIT_DIR)} - set(files)
     if SKIPPED_FILE not in files and (out_dir / SKIPPED_FILE).is_file():
@@ -596,6 +638,43 @@ def _previous_imports(unit_dir: Path) -> set[str]:
         return set()
     return {path.stem for path in unit_dir.glob("*.yaml")
             if _SLUG_RE.match(path.stem) and _starts_with(path, UNIT_MARKER)}
+
+
+def import_map(result: ImportResult, files: dict[str, str]) -> str:
+    """`import-map.json`: per unit file, its sha256 and [yaml line, yaml column, sheet line, header] entries
+    sorted by position (a problem belongs to the last entry at or before it)."""
+    units = {}
+    for unit in result.units:
+        relative = f"{UNIT_DIR}/{unit['id']}.yaml"
+        text = files[relative]
+        figure, segments = result.cells.get(unit["id"], ({}, []))
+        units[relative] = {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                           "cells": _line_cells(text, figure, segments)}
+    document = {"sheet": _one_line(result.source), "units": units}
+    return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def _line_cells(text: str, figure: CellMap, segments: list[CellMap]) -> list[tuple[int, int, int, str]]:
+    """Positions of the unit's keys in its YAML text (as composed by the YAML parser, so quoting or
+    folded long text cannot shift them), each with the sheet cell its value came from."""
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    entries: list[tuple[int, int, int, str]] = []
+
+    def add(node: yaml.Node, source: tuple[int, str] | None) -> None:
+        if source is not None:
+            entries.append((node.start_mark.line + 1, node.start_mark.column + 1, *source))
+
+    if not isinstance(root, yaml.MappingNode):
+        return entries
+    for key, value in root.value:
+        add(key, figure.get(key.value))
+        if key.value == "disk" and isinstance(value, yaml.SequenceNode):
+            for item, segment in zip(value.value, segments, strict=False):
+                add(item, segment.get(""))
+                if isinstance(item, yaml.MappingNode):
+                    for segment_key, _ in item.value:
+                        add(segment_key, segment.get(segment_key.value, segment.get("")))
+    return sorted(entries)
 
 
 def skipped_csv(result: ImportResult) -> str:
