@@ -223,8 +223,9 @@ class Game(ABC):
         del path
         raise NotApplicable(self.why_not("board"))
 
-    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto") -> Report:
+    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
+                     dry_run: bool = False) -> Report:
         """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
-        designer's `field=Header,...` map; `layout`: auto, segment or unit)."""
-        del csv_path, out, columns, layout
+        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes)."""
+        del csv_path, out, columns, layout, dry_run
         raise NotApplicable(self.why_not("import"))

@@ -275,3 +275,52 @@ def test_a_row_per_unit_sheet_points_at_numbered_columns(capsys, tmp_path: Path)
     run(capsys, "import", str(sheet), "--out", str(project))
     _, stdout, _ = run(capsys, "validate", str(project))
     assert "[sheet: figures.csv line 2, column 'Color 2']" in stdout
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+TAUROS_ROW = "Tauros,2,C,Normal,None,96,Tackle,White,,{damage}\n"
+EKANS_ROW = "Ekans,3,C,Poison,None,96,Wrap,White,,{damage}\n"
+
+
+def test_reimport_keeps_hand_edits_and_reports_conflicts(capsys, tmp_path: Path) -> None:
+    sheet = write_csv(tmp_path, TAUROS_ROW.format(damage=30) + EKANS_ROW.format(damage=20))
+    project = tmp_path / "project"
+    assert run(capsys, "import", str(sheet), "--out", str(project))[0] == 0
+    tauros, ekans = project / "unit_data" / "tauros-c.yaml", project / "unit_data" / "ekans-c.yaml"
+    hand_tauros = tauros.read_text(encoding="utf-8").replace("damage: 30", "damage: 40")
+    tauros.write_text(hand_tauros, encoding="utf-8")
+
+    # the sheet did not change for Tauros: the hand edit is kept, quietly
+    code, stdout, _ = run(capsys, "import", str(sheet), "--out", str(project))
+    assert code == 0
+    assert "1 edited by hand and kept" in stdout
+    assert tauros.read_text(encoding="utf-8") == hand_tauros
+
+    # now the sheet changes Tauros and Ekans: Ekans is updated, Tauros is a conflict and kept as edited
+    sheet.write_text(HEADER + TAUROS_ROW.format(damage=50) + EKANS_ROW.format(damage=60), encoding="utf-8")
+    before = snapshot(project)
+    code, stdout, _ = run(capsys, "import", str(sheet), "--out", str(project), "--dry-run")
+    assert code == 1
+    assert "  update: ekans-c" in stdout
+    assert "  conflict: tauros-c" in stdout
+    assert snapshot(project) == before  # --dry-run writes nothing
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(project))
+    assert code == 1
+    assert "conflict:" in stderr
+    assert "tauros-c.yaml was edited by hand" in stderr
+    assert tauros.read_text(encoding="utf-8") == hand_tauros
+    assert "damage: 60" in ekans.read_text(encoding="utf-8")
+
+    # removed from the sheet: an edited unit is not deleted either
+    sheet.write_text(HEADER + EKANS_ROW.format(damage=60), encoding="utf-8")
+    assert run(capsys, "import", str(sheet), "--out", str(project))[0] == 1
+    assert tauros.read_text(encoding="utf-8") == hand_tauros
+
+    # deleting the edited file takes the sheet's version again
+    sheet.write_text(HEADER + TAUROS_ROW.format(damage=50) + EKANS_ROW.format(damage=60), encoding="utf-8")
+    tauros.unlink()
+    assert run(capsys, "import", str(sheet), "--out", str(project))[0] == 0
+    assert "damage: 50" in tauros.read_text(encoding="utf-8")

@@ -2,7 +2,9 @@
 
 Exit codes: 0 every figure was transcribed (warnings, such as damage '60x' kept as a note, may be
 printed); 1 the project was written but some figures were skipped (listed in the project's
-skipped.csv), or nothing was written because of an error (its message says so); 2 a usage error."""
+skipped.csv) or some units edited by hand conflict with changed sheet rows (kept, listed), or nothing
+was written because of an error (its message says so); 2 a usage error. `--dry-run` exits the same
+way without writing."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ def add_parser(commands: Any) -> None:
                                "columns (Move 1, Size 1, Color 1...); default: detected from the header")
     importer.add_argument("--out", type=Path, required=True, metavar="DIR",
                           help="the project to write (a new folder, or one an earlier import wrote)")
+    importer.add_argument("--dry-run", action="store_true",
+                          help="show which units would be added, updated, removed or kept; write nothing")
     importer.add_argument("--theme", choices=game_ids(),
                           help=f"the game of the new project (default: the game of the project you stand in, "
                                f"else {DEFAULT_GAME})")
@@ -40,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     game = find_game(args.theme or _project_game(args.data_dir))
     if not game.supports("import"):
         raise NotApplicable(game.why_not("import"))
-    report = game.import_table(args.csv, args.out, args.columns, args.layout)
+    report = game.import_table(args.csv, args.out, args.columns, args.layout, args.dry_run)
     for note in report.notes:
         err(note)
     for line in report.lines:

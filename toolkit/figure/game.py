@@ -277,14 +277,17 @@ class FigureGame(Game):
         return Output({name: data}, f"{name} ({sheet.units} units, {len(sheet.rows) - 1} rows)",
                       unreadable + sheet.notes, incomplete=bool(unreadable))
 
-    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto") -> Report:
+    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
+                     dry_run: bool = False) -> Report:
         from toolkit.figure.columns import parse_columns
-        from toolkit.figure.importer import SKIPPED_FILE, read_sheet, write_project
+        from toolkit.figure.importer import SKIPPED_FILE, UNIT_DIR, apply_plan, plan_project, read_sheet
 
         # a missing file, a folder or a FIFO is a usage error with its own message
         result = read_sheet(csv_path, parse_columns(columns), layout)
-        written = write_project(result, out, self.id)
-        report = Report(failed=bool(result.skipped))
+        plan = plan_project(result, out, self.id)
+        if not dry_run:
+            apply_plan(plan)
+        report = Report(failed=bool(result.skipped or plan.conflicts))
         for figure in result.skipped:
             for row in figure.rows:
                 report.notes.append(f"{csv_path}:{row.line}: skipped '{figure.name}': column '{row.column}' = "
@@ -292,8 +295,26 @@ class FigureGame(Game):
         for row in result.warnings:
             report.notes.append(f"{csv_path}:{row.line}: warning: column '{row.column}' = {row.value!r}: {row.reason}")
         report.notes += [f"note: {note}" for note in result.notes]
-        report.lines.append(f"read {result.rows_read} rows: wrote {len(result.units)} units to {out}, "
-                            f"skipped {len(result.skipped)} figures ({len(written)} files)")
+        for unit_id in plan.conflicts:
+            report.notes.append(f"conflict: {out / UNIT_DIR / unit_id}.yaml was edited by hand since the last import "
+                                "and its sheet rows changed (or were removed): the file was kept; to take the "
+                                "sheet's version, delete the file and import again")
+        verb = "would write" if dry_run else "wrote"
+        transcribed = len(result.units) - len(plan.kept) - len(plan.conflicts)
+        report.lines.append(f"read {result.rows_read} rows: {verb} {transcribed} units to {out}, "
+                            f"skipped {len(result.skipped)} figures ({len(plan.changed)} files changed)")
+        changes = [f"{len(plan.added)} added", f"{len(plan.updated)} updated", f"{len(plan.removed)} removed"]
+        if plan.kept:
+            changes.append(f"{len(plan.kept)} edited by hand and kept (their sheet rows did not change)")
+        if plan.conflicts:
+            changes.append(f"{len(plan.conflicts)} conflicts kept as edited")
+        report.lines.append("units: " + ", ".join(changes))
+        if dry_run:
+            for label, ids in (("add", plan.added), ("update", plan.updated), ("remove", plan.removed),
+                               ("keep (edited by hand)", plan.kept), ("conflict", plan.conflicts)):
+                report.lines += [f"  {label}: {unit_id}" for unit_id in ids]
+            report.lines.append("nothing was written (--dry-run)")
+            return report
         if result.skipped:
             report.lines.append(f"the skipped figures' cells are listed in {out / SKIPPED_FILE}")
         report.lines.append(f"next: `duelkit validate {out}` lists what breaks the rules")

@@ -35,7 +35,7 @@ from toolkit.csvsafe import FORMULA_START as _FORMULA_START
 from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.columns import FIELDS, ColumnMap, map_header
-from toolkit.figure.sheet_map import IMPORT_MAP
+from toolkit.figure.sheet_map import IMPORT_MAP, file_sha256, read_import_map
 from toolkit.figure.theme import theme_ids
 from toolkit.problems import DuelkitError, UsageError
 
@@ -503,16 +503,40 @@ def _notes(rows: list[_Row], header: list[str], column_map: ColumnMap, renamed: 
 # Writing
 
 
+@dataclass
+class ImportPlan:
+    """What an import does to its folder: decided first (`plan_project`), written by `apply_plan`, or only
+    shown (`--dry-run`). Lists hold unit ids."""
+
+    out_dir: Path
+    files: dict[str, str]  # every file this import writes (hand-edited units excluded), relative path -> text
+    changed: dict[str, str]  # of those, the ones that differ from the folder
+    stale: set[str]  # imported files to delete
+    new_project: bool
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # edited by hand since the last import, same in the sheet
+    conflicts: list[str] = field(default_factory=list)  # edited by hand and changed or removed in the sheet
+
+    @property
+    def paths(self) -> list[Path]:
+        return [self.out_dir / relative for relative in self.files]
+
+
 def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> list[Path]:
-    """Write `duelkit.yaml` and one `unit_data/<id>.yaml` per unit; return the paths written.
+    """Write `duelkit.yaml` and one `unit_data/<id>.yaml` per unit; return the paths written."""
+    return apply_plan(plan_project(result, out_dir, theme)).paths
+
+
+def plan_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> ImportPlan:
+    """Check everything and decide what the import writes; nothing is written.
 
     `out_dir` must be missing, empty, or an earlier import (its `duelkit.yaml` starts with the import
     marker). Re-importing replaces the imported unit files and deletes imported ones no longer in the
-    result; files without the marker (units added by hand, squads) are left alone.
-
-    Every check runs first; then the whole import is written into a hidden sibling folder and flushed to
-    disk once. A new project is moved into place with one rename; an earlier import receives the new
-    files by renames only. So a refusal or a failed write leaves the previous project as it was.
+    result; files without the marker (units added by hand, squads) are left alone. A unit file edited
+    since the last import (its hash differs from the one in `import-map.json`) is never overwritten or
+    deleted: if its sheet rows are unchanged the edit is kept quietly, otherwise it is a conflict.
     """
     out_dir = Path(out_dir)
     if theme not in theme_ids():
@@ -522,30 +546,64 @@ def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protoc
     files = {PROJECT_FILE: _project_text(result, theme), IMPORT_MAP: ""}
     if result.skipped:
         files[SKIPPED_FILE] = skipped_csv(result)
-    files.update({f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units})
-    files[IMPORT_MAP] = import_map(result, files)  # the project's files first, then the units
+    units = {f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units}
+    previous = _previous_imports(out_dir / UNIT_DIR)
+    entries = _map_entries(out_dir)
+    plan = ImportPlan(out_dir, files, {}, set(), not out_dir.exists() or not any(out_dir.iterdir()))
+    keep: dict[str, Any] = {}
+    for relative in sorted({*units, *(f"{UNIT_DIR}/{uid}.yaml" for uid in previous)}):
+        entry = entries.get(relative)
+        recorded = entry.get("sha256") if isinstance(entry, dict) else None
+        if recorded is None or file_sha256(out_dir / relative) in (None, recorded):
+            continue  # not edited since the import (or never mapped): the sheet decides
+        unit_id = relative[len(UNIT_DIR) + 1: -len(".yaml")]
+        text = units.pop(relative, None)
+        unchanged_in_sheet = text is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() == recorded
+        (plan.kept if unchanged_in_sheet else plan.conflicts).append(unit_id)
+        keep[relative] = entry
+    files.update(units)
+    files[IMPORT_MAP] = import_map(result, files, keep)  # the project's files first, then the units
     _check_targets(out_dir, files)
-    stale = {f"{UNIT_DIR}/{uid}.yaml" for uid in _previous_imports(out_dir / UNIT_DIR)} - set(files)
+    plan.stale = {f"{UNIT_DIR}/{uid}.yaml" for uid in previous} - set(files) - set(keep)
     if SKIPPED_FILE not in files and (out_dir / SKIPPED_FILE).is_file():
-        stale.add(SKIPPED_FILE)  # an earlier import's list; nothing is skipped now
-    new_project = not out_dir.exists() or not any(out_dir.iterdir())
+        plan.stale.add(SKIPPED_FILE)  # an earlier import's list; nothing is skipped now
     # A re-import stages only the files that change: replacing (or deleting) a file costs far more than
     # reading it, and an unchanged unit file is best left alone.
-    changed = files if new_project else {rel: text for rel, text in files.items() if not _holds(out_dir / rel, text)}
-    staging = _stage(out_dir, changed)
+    plan.changed = files if plan.new_project else {
+        rel: text for rel, text in files.items() if not _holds(out_dir / rel, text)}
+    for relative in plan.changed:
+        if relative.startswith(f"{UNIT_DIR}/"):
+            unit_id = relative[len(UNIT_DIR) + 1: -len(".yaml")]
+            (plan.updated if (out_dir / relative).exists() else plan.added).append(unit_id)
+    plan.removed = sorted(rel[len(UNIT_DIR) + 1: -len(".yaml")] for rel in plan.stale if rel.startswith(UNIT_DIR))
+    return plan
+
+
+def apply_plan(plan: ImportPlan) -> ImportPlan:
+    """Write a planned import: into a hidden sibling folder, flushed to disk once, then moved into place
+    (a new project with one rename; an earlier import receives its changed files by renames only). So a
+    failed write leaves the previous project as it was."""
+    out_dir = plan.out_dir
+    staging = _stage(out_dir, plan.changed)
     try:
-        if new_project:
+        if plan.new_project:
             if out_dir.exists():
                 out_dir.rmdir()
             os.replace(staging, out_dir)
         else:
-            _move_into(staging, out_dir, changed, stale)
+            _move_into(staging, out_dir, plan.changed, plan.stale)
     except OSError as exc:
         raise DuelkitError(f"cannot write into '{out_dir}': {exc.strerror or exc} ({exc.filename}); "
                            "the folder is marked as an import, so importing again into it is safe") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return [out_dir / relative for relative in files]
+    return plan
+
+
+def _map_entries(out_dir: Path) -> dict[str, Any]:
+    document = read_import_map(out_dir) if out_dir.is_dir() else None
+    units = document.get("units") if document else None
+    return units if isinstance(units, dict) else {}
 
 
 def _holds(path: Path, text: str) -> bool:
@@ -640,12 +698,15 @@ def _previous_imports(unit_dir: Path) -> set[str]:
             if _SLUG_RE.match(path.stem) and _starts_with(path, UNIT_MARKER)}
 
 
-def import_map(result: ImportResult, files: dict[str, str]) -> str:
+def import_map(result: ImportResult, files: dict[str, str], keep: dict[str, Any] | None = None) -> str:
     """`import-map.json`: per unit file, its sha256 and [yaml line, yaml column, sheet line, header] entries
-    sorted by position (a problem belongs to the last entry at or before it)."""
-    units = {}
+    sorted by position (a problem belongs to the last entry at or before it). `keep`: the earlier entries
+    of files edited by hand, kept as they were (so they stay recognised as edited)."""
+    units: dict[str, Any] = dict(keep or {})
     for unit in result.units:
         relative = f"{UNIT_DIR}/{unit['id']}.yaml"
+        if relative not in files:
+            continue
         text = files[relative]
         figure, segments = result.cells.get(unit["id"], ({}, []))
         units[relative] = {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),

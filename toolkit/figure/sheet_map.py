@@ -24,7 +24,7 @@ MAX_MAP_BYTES = 50_000_000
 
 def with_sheet_cells(project: Path, problems: list[Problem]) -> list[Problem]:
     """`problems`, those in unchanged imported unit files naming their sheet cell."""
-    document = _read_map(project / IMPORT_MAP)
+    document = read_import_map(project)
     if document is None or not problems:
         return problems
     sheet = str(document.get("sheet") or "the sheet")
@@ -48,7 +48,9 @@ def with_sheet_cells(project: Path, problems: list[Problem]) -> list[Problem]:
     return annotated
 
 
-def _read_map(path: Path) -> dict[str, Any] | None:
+def read_import_map(project: Path) -> dict[str, Any] | None:
+    """The project's import map, or None when it is missing, too large or not a JSON object."""
+    path = project / IMPORT_MAP
     try:
         if not path.is_file() or path.stat().st_size > MAX_MAP_BYTES:
             return None
@@ -65,14 +67,17 @@ def _relative(file: str, root: Path) -> str | None:
         return None
 
 
+def file_sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def _cells_if_unchanged(path: Path, entry: object) -> list[tuple[int, int, int, str]] | None:
     if not isinstance(entry, dict) or not isinstance(entry.get("cells"), list):
         return None
-    try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return None
-    if digest != entry.get("sha256"):
+    if file_sha256(path) != entry.get("sha256"):
         return None  # edited by hand since the import: its lines no longer match the sheet's
     cells = []
     for item in entry["cells"]:
