@@ -324,3 +324,28 @@ def test_reimport_keeps_hand_edits_and_reports_conflicts(capsys, tmp_path: Path)
     tauros.unlink()
     assert run(capsys, "import", str(sheet), "--out", str(project))[0] == 0
     assert "damage: 50" in tauros.read_text(encoding="utf-8")
+
+
+def test_inflicts_is_derived_from_a_status_the_effect_names_with_a_warning(capsys, tmp_path: Path) -> None:
+    body = ("Ekans,3,C,Poison,None,40,Wrap,White,,20\n"
+            "Ekans,3,C,Poison,None,32,Toxic Fang,Purple,The battle opponent is poisoned,☆\n"
+            "Ekans,3,C,Poison,None,24,Glare,Purple,Burns or poisons the battle opponent,☆☆\n")
+    sheet = write_csv(tmp_path, body)
+    project = tmp_path / "project"
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(project), "--theme", "chimera")
+    assert code == 0
+    text = (project / "unit_data" / "ekans-c.yaml").read_text(encoding="utf-8")
+    assert "effect: The battle opponent is poisoned, inflicts: poison}" in text
+    assert text.count("inflicts") == 1  # two statuses named: nothing guessed
+    assert f"{sheet}:3: warning: column 'Attack Value'" in stderr
+    assert "imported as `inflicts: poison`" in stderr
+    assert f"{sheet}:4: warning:" in stderr
+    assert "names several statuses (Burn, Poison): no `inflicts` set" in stderr
+
+    # the derived inflicts is not a loss of the sheet: exported and imported again, the same unit
+    code, _, stderr = run(capsys, "export", "csv", str(project), "--out", str(tmp_path / "sheet"))
+    assert code == 0
+    assert "not in the sheet" not in stderr
+    again = tmp_path / "again"
+    run(capsys, "import", str(tmp_path / "sheet" / "chimera" / "units.csv"), "--out", str(again), "--theme", "chimera")
+    assert unit_bodies(again) == unit_bodies(project)

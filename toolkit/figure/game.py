@@ -271,7 +271,7 @@ class FigureGame(Game):
 
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
         units, unreadable = read_raw_units(dataset.unit_dir, dataset.project, SQUADS_DIR)
-        sheet = units_sheet(units, parse_columns(columns))
+        sheet = units_sheet(units, parse_columns(columns), load_theme(self.id).statuses)
         data = sheet_xlsx(sheet, self.id) if fmt == "xlsx" else sheet_csv(sheet)
         name = f"units.{fmt}"
         return Output({name: data}, f"{name} ({sheet.units} units, {len(sheet.rows) - 1} rows)",
@@ -280,10 +280,18 @@ class FigureGame(Game):
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
                      dry_run: bool = False) -> Report:
         from toolkit.figure.columns import parse_columns
-        from toolkit.figure.importer import SKIPPED_FILE, UNIT_DIR, apply_plan, plan_project, read_sheet
+        from toolkit.figure.importer import (
+            SKIPPED_FILE,
+            UNIT_DIR,
+            apply_plan,
+            derive_inflicts,
+            plan_project,
+            read_sheet,
+        )
 
         # a missing file, a folder or a FIFO is a usage error with its own message
         result = read_sheet(csv_path, parse_columns(columns), layout)
+        derive_inflicts(result, load_theme(self.id).statuses)
         plan = plan_project(result, out, self.id)
         if not dry_run:
             apply_plan(plan)

@@ -24,7 +24,7 @@ import shutil
 import stat
 import unicodedata
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.columns import FIELDS, ColumnMap, map_header
 from toolkit.figure.sheet_map import IMPORT_MAP, file_sha256, read_import_map
-from toolkit.figure.theme import theme_ids
+from toolkit.figure.theme import named_statuses, theme_ids
 from toolkit.problems import DuelkitError, UsageError
 
 # Columns that make up one figure: consecutive rows agreeing on all of them are one unit.
@@ -465,6 +465,33 @@ def classify_value(text: str) -> tuple[str, int | str]:
     if len(_WORD_RE.findall(text)) >= 2:
         return "effect", text
     return "bad", "neither a whole number (damage), only stars (☆), nor effect text"
+
+
+def derive_inflicts(result: ImportResult, statuses: Mapping[str, str]) -> None:
+    """Purple moves whose effect text names exactly one status of the theme (by its printed name, also
+    inflected: Burn, Burned) get `inflicts:` that status, with a warning to check it (the text may name a
+    status it cures or avoids). Text naming several statuses gets a warning and no `inflicts`."""
+    for unit in result.units:
+        sources = result.cells.get(unit["id"], ({}, []))[1]
+        for index, segment in enumerate(unit["disk"]):
+            effect = segment.get("effect")
+            if segment.get("color") != "purple" or not isinstance(effect, str) or "inflicts" in segment:
+                continue
+            named = named_statuses(effect, statuses)
+            if not named:
+                continue
+            source = sources[index] if index < len(sources) else {}
+            line, column = source.get("effect", (0, ""))
+            shown = effect if len(effect) <= 60 else effect[:57] + "..."
+            if len(named) == 1:
+                segment["inflicts"] = named[0]
+                source["inflicts"] = (line, column)
+                reason = (f"the effect names {statuses[named[0]]}: imported as `inflicts: {named[0]}` (check that "
+                          "the move inflicts it; remove `inflicts` if the text only mentions it)")
+            else:
+                reason = (f"the effect names several statuses ({', '.join(statuses[s] for s in named)}): no "
+                          "`inflicts` set; add the one the move inflicts")
+            result.warnings.append(RowIssue(line, column, shown, reason))
 
 
 def modified_damage(text: str) -> int:

@@ -14,13 +14,14 @@ import io
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolkit.csvsafe import csv_text, spreadsheet_cell
 from toolkit.figure.columns import FIELDS
+from toolkit.figure.theme import named_statuses
 from toolkit.loading import documents, yaml_files
 from toolkit.yamlsource import load_yaml_file
 
@@ -53,8 +54,9 @@ def read_raw_units(unit_dir: Path, root: Path, skip_dir: str) -> tuple[list[dict
     return units, [f"{p.file}:{p.line}: {p.message} (not exported)" for p in problems]
 
 
-def units_sheet(units: list[dict[str, Any]], columns: dict[str, str]) -> Sheet:
-    """The rows of the sheet: a header (the column map), then one row per segment."""
+def units_sheet(units: list[dict[str, Any]], columns: dict[str, str], statuses: Mapping[str, str]) -> Sheet:
+    """The rows of the sheet: a header (the column map), then one row per segment. An `inflicts` that the
+    import derives again from the effect text (`statuses`: the theme's printed names) is not a loss."""
     header: list[object] = [columns.get(key, FIELDS[key]) for key in HEADER_FIELDS]
     sheet = Sheet([header])
     lost: Counter[str] = Counter()
@@ -69,7 +71,9 @@ def units_sheet(units: list[dict[str, Any]], columns: dict[str, str]) -> Sheet:
         for segment in disk if isinstance(disk, list) else []:
             if not isinstance(segment, dict):
                 continue
-            lost.update(key for key in segment if key not in _SEGMENT_KEYS)
+            lost.update(key for key in segment if key not in _SEGMENT_KEYS and not (
+                key == "inflicts" and isinstance(segment.get("effect"), str)
+                and named_statuses(segment["effect"], statuses) == [segment[key]]))
             value, ability = _value_cells(segment, lost)
             sheet.rows.append([*figure, _number(segment.get("size")), _text(segment.get("move")),
                                _text(segment.get("color")).title(), value, ability])
