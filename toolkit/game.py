@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from toolkit.kit.options import PrintOptions
 
 
+SHEET_EXPORT = "export csv|xlsx"  # the command name `supports` and `why_not` know the sheet exports by
+
+
 class NotApplicable(UsageError):
     """A command asked of a game that has no such thing (a balance report of the card duel)."""
 
@@ -158,7 +161,7 @@ class Game(ABC):
         """`duelkit export csv|xlsx`: the unit database as a sheet that `duelkit import` reads back (`columns`:
         the designer's `field=Header,...` map). Reads the data as written, so it works on invalid data too."""
         del where, fmt, columns
-        raise NotApplicable(self.why_not("export-sheet"))
+        raise NotApplicable(self.why_not(SHEET_EXPORT))
 
     def export_set(self, data: GameData) -> ExportSet:
         """`duelkit export`: the card decks, board, mats and tokens, as vector pieces."""

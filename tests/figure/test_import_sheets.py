@@ -349,3 +349,9 @@ def test_inflicts_is_derived_from_a_status_the_effect_names_with_a_warning(capsy
     again = tmp_path / "again"
     run(capsys, "import", str(tmp_path / "sheet" / "chimera" / "units.csv"), "--out", str(again), "--theme", "chimera")
     assert unit_bodies(again) == unit_bodies(project)
+
+
+def test_sheet_export_of_a_game_without_units_is_refused(capsys, tmp_path: Path) -> None:
+    code, _, stderr = run(capsys, "export", "xlsx", "--game", "sword-duel", "--out", str(tmp_path / "x"))
+    assert code == 2
+    assert "`export csv|xlsx` does not apply to sword-duel" in stderr

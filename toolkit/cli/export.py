@@ -23,6 +23,7 @@ from toolkit.cli.common import (
     output_folder,
     select_games,
 )
+from toolkit.game import SHEET_EXPORT
 from toolkit.problems import sorted_problems
 from toolkit.report import format_text, summary
 
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_sheet(args: argparse.Namespace) -> int:
     """csv/xlsx: no validation first, so a database with rule problems can be fixed in the spreadsheet."""
-    selected, problems = select_games(args, "export-sheet")
+    selected, problems = select_games(args, SHEET_EXPORT)
     if any(problem.is_error for problem in problems):
         err(format_text(sorted_problems(problems)))
         return EXIT_PROBLEMS

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from toolkit.figure.database import Database, bundled_dataset, load_board, load_database, project_dataset
 from toolkit.figure.theme import load_theme
 from toolkit.game import (
+    SHEET_EXPORT,
     Advance,
     Choose,
     Game,
@@ -67,7 +68,7 @@ class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
     commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "export",
-                          "export-sheet", "play", "replay"})
+                          SHEET_EXPORT, "play", "replay"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
