@@ -112,14 +112,28 @@ def test_an_xlsx_workbook_imports_like_the_csv(tmp_path: Path) -> None:
     assert from_xlsx.lines == {"sylveon-r": (2, 5)}
 
 
-def test_a_broken_workbook_is_a_located_error(capsys, tmp_path: Path) -> None:
-    bad = tmp_path / "figures.xlsx"
-    bad.write_bytes(b"PK\x03\x04 not really a zip")
-    code, _, stderr = run(capsys, "import", str(bad), "--out", str(tmp_path / "out"))
-    assert code == 1
-    assert "not a readable Excel workbook" in stderr
-    assert "Traceback" not in stderr
-    assert not (tmp_path / "out").exists()
+def test_a_broken_workbook_is_a_clear_error(capsys, tmp_path: Path) -> None:
+    import zipfile
+
+    good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, 96, "Tackle", "White"]])
+    cut = tmp_path / "cut.xlsx"  # a worksheet whose XML ends half-way
+    with zipfile.ZipFile(good) as source, zipfile.ZipFile(cut, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            target.writestr(info.filename, data[:300] if "worksheets/sheet" in info.filename else data)
+    not_zip = tmp_path / "figures.xlsx"
+    not_zip.write_bytes(b"PK\x03\x04 not really a zip")
+    for bad in (not_zip, cut):
+        code, _, stderr = run(capsys, "import", str(bad), "--out", str(tmp_path / "out"))
+        assert code == 1
+        assert "not a readable Excel workbook" in stderr
+        assert "internal error" not in stderr
+        assert not (tmp_path / "out").exists()
+    ods = tmp_path / "figures.ods"
+    ods.write_bytes(b"PK\x03\x04")
+    code, _, stderr = run(capsys, "import", str(ods), "--out", str(tmp_path / "out"))
+    assert code == 2
+    assert "reads .csv and .xlsx" in stderr
 
 
 def test_header_variants_are_recognised(tmp_path: Path) -> None:

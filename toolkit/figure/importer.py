@@ -23,7 +23,6 @@ import secrets
 import shutil
 import stat
 import unicodedata
-import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +46,7 @@ REQUIRED_COLUMNS = FIGURE_COLUMNS + SEGMENT_COLUMNS
 VALUE_COLUMNS = ("Attack Value", "Attack Ability")
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
+OTHER_SHEET_SUFFIXES = (".xls", ".ods", ".numbers")  # not read: no kept library makes them cheap
 PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
 SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
@@ -133,6 +133,9 @@ def read_sheet(path: Path | str, columns: dict[str, str] | None = None, layout: 
     (or a skipped figure). `columns` names headers by field (`columns.parse_columns`); `layout` is 'auto',
     'segment' (one row per segment) or 'unit' (one row per unit with numbered segment columns)."""
     path = Path(path)
+    if path.suffix.casefold() in OTHER_SHEET_SUFFIXES:
+        raise UsageError(f"'{path}': duelkit reads .csv and .xlsx sheets; save it as one of those "
+                         "(File > Save As / Download) and import that")
     if path.suffix.casefold() in XLSX_SUFFIXES:
         records = _xlsx_records(_read_bytes(path), path)
     else:
@@ -214,7 +217,7 @@ def _xlsx_records(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
         sheet = workbook.worksheets[0]
         rows = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
         workbook.close()
-    except (zipfile.BadZipFile, KeyError, ValueError, TypeError, IndexError, OSError) as exc:
+    except Exception as exc:  # any failure of the third-party reader on this file: the file is unreadable
         raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
                            "save it again from the spreadsheet, or as CSV UTF-8") from None
     for number, cells in enumerate(rows, start=1):
