@@ -156,6 +156,9 @@ def test_columns_option_names_the_headers(capsys, tmp_path: Path) -> None:
     code, _, _ = run(capsys, "import", str(sheet), "--out", str(out), "--columns", columns)
     assert code == 0
     assert "damage: 30" in (out / "unit_data" / "tauros-c.yaml").read_text(encoding="utf-8")
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(out), "--columns", columns + ",mp=Speed")
+    assert code == 2
+    assert "lacks the column(s) 'Speed (--columns mp=)'" in stderr
     code, _, stderr = run(capsys, "import", str(sheet), "--out", str(out), "--columns", "hp=Life")
     assert code == 2
     assert "unknown field 'hp'" in stderr

@@ -105,9 +105,12 @@ def map_header(header: list[str], chosen: dict[str, str], layout: str = "auto") 
             wide_groups.append(group)
     wide = layout == "unit" or (layout == "auto" and not long_group and bool(wide_groups))
     segments = wide_groups if wide else [long_group]
-    missing = [FIELDS[key] for key in FIGURE_FIELDS if key not in figure]
+    def wanted(key: str, suffix: str = "") -> str:
+        return f"{chosen[key]} (--columns {key}=)" if key in chosen else FIELDS[key] + suffix
+
+    missing = [wanted(key) for key in FIGURE_FIELDS if key not in figure]
     first = segments[0] if segments else {}
-    missing += [FIELDS[key] + (" 1" if wide else "") for key in SEGMENT_FIELDS if key not in first]
+    missing += [wanted(key, " 1" if wide else "") for key in SEGMENT_FIELDS if key not in first]
     if not missing and any(len(group) < len(SEGMENT_FIELDS) for group in segments):
         missing.append("all five columns of every numbered segment")
     if missing:
