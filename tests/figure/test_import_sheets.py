@@ -372,3 +372,14 @@ def test_sheet_export_of_a_game_without_units_is_refused(capsys, tmp_path: Path)
     code, _, stderr = run(capsys, "export", "xlsx", "--game", "sword-duel", "--out", str(tmp_path / "x"))
     assert code == 2
     assert "`export csv|xlsx` does not apply to sword-duel" in stderr
+
+
+def test_a_formula_without_a_computed_value_is_reported_not_read_as_empty(tmp_path: Path) -> None:
+    # openpyxl stores formulas without computing them, like any program that writes workbooks
+    book = write_xlsx(tmp_path / "figures.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, "=90+6", "Tackle",
+                                                              "White", None, 30]])
+    result = read_sheet(book)
+    assert not result.units
+    issue = result.skipped[0].rows[0]
+    assert (issue.line, issue.column, issue.value) == (2, "Attack Wheel Size", "=90+6")
+    assert issue.reason == "size must be a whole number"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -209,14 +210,21 @@ def _decode(raw: bytes, path: Path) -> str:
 
 def _xlsx_records(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
     """(row number, cells as text) for each non-blank row of the workbook's first worksheet (openpyxl).
-    Formulas are read as the values the spreadsheet last computed, never evaluated."""
+    Formulas are read as the values the spreadsheet last computed, never evaluated; a formula with no
+    computed value (a workbook written by a program, never opened in a spreadsheet) is read as its
+    formula text, so it is reported at its cell instead of read as an empty cell."""
     from openpyxl import load_workbook
 
     try:
-        workbook = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-        sheet = workbook.worksheets[0]
-        rows = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
-        workbook.close()
+        values = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+        rows = [[_cell_text(value if value is not None else formula) for value, formula
+                 in itertools.zip_longest(value_row, formula_row)]
+                for value_row, formula_row in itertools.zip_longest(
+                    values.worksheets[0].iter_rows(values_only=True),
+                    formulas.worksheets[0].iter_rows(values_only=True), fillvalue=())]
+        values.close()
+        formulas.close()
     except Exception as exc:  # any failure of the third-party reader on this file: the file is unreadable
         raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
                            "save it again from the spreadsheet, or as CSV UTF-8") from None
