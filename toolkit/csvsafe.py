@@ -13,13 +13,13 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
 def spreadsheet_cell(value: object) -> object:
     """`value`, with a leading `'` if it is text a spreadsheet would take for a formula."""
-    if isinstance(value, str) and value.lstrip(" ").startswith(_FORMULA_START) and not _NUMBER.match(value):
+    if isinstance(value, str) and value.lstrip(" ").startswith(FORMULA_START) and not _NUMBER.match(value):
         return "'" + value
     return value
 

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from toolkit.loading import Project
 
 
+SHEET_EXPORT = "export csv|xlsx"  # the command name `supports` and `why_not` know the sheet exports by
+
+
 class NotApplicable(UsageError):
     """A command asked of a game that has no such thing (a balance report of the card duel)."""
 
@@ -52,6 +55,7 @@ class Output:
     files: dict[str, bytes]
     note: str = ""  # e.g. "manual.pdf (4 pages), quick-reference.pdf and manual.html"
     lines: list[str] = field(default_factory=list)  # further lines to print under the summary
+    incomplete: bool = False  # some of the data could not be written (the lines say what)
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,12 @@ class Game(ABC):
         del data
         return self.title
 
+    def export_table(self, where: Where, fmt: str, columns: str = "") -> Output:
+        """`duelkit export csv|xlsx`: the unit database as a sheet that `duelkit import` reads back (`columns`:
+        the designer's `field=Header,...` map). Reads the data as written, so it works on invalid data too."""
+        del where, fmt, columns
+        raise NotApplicable(self.why_not(SHEET_EXPORT))
+
     def export_set(self, data: GameData) -> ExportSet:
         """`duelkit export`: the card decks, board, mats and tokens, as vector pieces."""
         del data
@@ -260,7 +270,9 @@ class Game(ABC):
         del path, where
         raise NotApplicable(self.why_not("board"))
 
-    def import_table(self, csv_path: Path, out: Path) -> Report:
-        """`duelkit import`: a spreadsheet of this game's pieces turned into a project."""
-        del csv_path, out
+    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
+                     dry_run: bool = False) -> Report:
+        """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
+        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes)."""
+        del csv_path, out, columns, layout, dry_run
         raise NotApplicable(self.why_not("import"))

@@ -120,6 +120,6 @@ def test_the_command_writes_a_marked_folder_per_game(capsys, tmp_path: Path) -> 
 
 def test_formats_not_written_yet_are_refused(capsys) -> None:
     with pytest.raises(SystemExit) as stop:
-        main(["export", "xlsx"])
+        main(["export", "ods"])
     assert stop.value.code == 2
     assert "invalid choice" in capsys.readouterr().err

@@ -1,6 +1,9 @@
-"""`duelkit export png|pod|tts`: the kit for other tools (PNG per card, print-on-demand PDFs per deck,
-Tabletop Simulator). Each format is a subcommand with its own options, so further formats (csv, xlsx:
-the shared CLI contract names them) are one more subcommand each."""
+"""`duelkit export png|pod|tts|csv|xlsx`: the kit for other tools (PNG per card, print-on-demand PDFs per
+deck, Tabletop Simulator), and the unit database as a sheet (csv, xlsx) that `duelkit import` reads back.
+Each format is a subcommand with its own options.
+
+The sheet formats read the data as written (no validation needed: a database with rule problems is
+exported too) and exit 1 when a file could not be read (named on stderr)."""
 
 from __future__ import annotations
 
@@ -10,10 +13,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, load_valid, out, output_folder
+from toolkit.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    add_command,
+    err,
+    load_valid,
+    out,
+    output_folder,
+    select_games,
+)
+from toolkit.game import SHEET_EXPORT
 from toolkit.problems import sorted_problems
 from toolkit.report import format_text, summary
 
+SHEET_FORMATS = ("csv", "xlsx")
 DEFAULT_DPI = 300
 DEFAULT_BLEED = 3.0  # mm
 MIN_DPI, MAX_DPI = 20, 1200
@@ -53,7 +67,8 @@ def base_url(text: str) -> str:
 
 
 def add_parser(commands: Any) -> None:
-    export = add_command(commands, "export", "PNG per card, print-on-demand PDFs, Tabletop Simulator",
+    export = add_command(commands, "export", "PNG per card, print-on-demand PDFs, Tabletop Simulator, the units "
+                         "as a sheet (csv, xlsx)",
                          ["duelkit export png --dpi 150", "duelkit export pod --bleed 0.125in --cmyk",
                           "duelkit export tts --base-url https://example.org/mygame/"])
     formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
@@ -76,6 +91,13 @@ def add_parser(commands: Any) -> None:
                      help="resolution (default 300; lowered where a sheet would exceed 4096 px)")
     tts.add_argument("--base-url", type=base_url, metavar="URL",
                      help="where you will upload the images (default: file: addresses of the output folder)")
+    for sheet_format, what in (("csv", "a CSV file (UTF-8)"), ("xlsx", "an Excel workbook")):
+        sheet = _format(formats, sheet_format, f"the unit database as {what}, one row per segment, that "
+                        "`duelkit import` reads back", [f"duelkit export {sheet_format}",
+                                                        f"duelkit export {sheet_format} mygame --columns name=Figure"])
+        sheet.add_argument("--columns", default="", metavar="MAP",
+                           help="header names by field, as for `duelkit import` (default: the import's usual "
+                                "headers)")
 
 
 def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> argparse.ArgumentParser:
@@ -93,6 +115,8 @@ def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> arg
 def run(args: argparse.Namespace) -> int:
     from toolkit.kit.batch import batch_allocation
 
+    if args.format in SHEET_FORMATS:
+        return _run_sheet(args)
     loaded = load_valid(args, "export")
     if loaded is None:
         return EXIT_PROBLEMS
@@ -113,6 +137,26 @@ def run(args: argparse.Namespace) -> int:
         err(format_text(sorted_problems(warnings)))
         err(summary(warnings))
     return EXIT_OK
+
+
+def _run_sheet(args: argparse.Namespace) -> int:
+    """csv/xlsx: no validation first, so a database with rule problems can be fixed in the spreadsheet."""
+    selected, problems = select_games(args, SHEET_EXPORT)
+    if any(problem.is_error for problem in problems):
+        err(format_text(sorted_problems(problems)))
+        return EXIT_PROBLEMS
+    incomplete = False
+    with output_folder(args, f"export/{args.format}", [game.id for game, _ in selected]) as folder:
+        for game, where in selected:
+            started = time.perf_counter()
+            result = game.export_table(where, args.format, args.columns)
+            target = folder.root / game.id
+            folder.replace(game.id, result.files)
+            for line in result.lines:
+                err(f"{game.id}: {line}")
+            incomplete = incomplete or result.incomplete
+            out(f"{game.id}: wrote {result.note} to {target}/ ({time.perf_counter() - started:.1f} s)")
+    return EXIT_PROBLEMS if incomplete else EXIT_OK
 
 
 def _files(args: argparse.Namespace, export: Any, title: str, game_id: str,

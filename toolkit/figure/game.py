@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from toolkit.figure.database import Database, bundled_dataset, load_board, load_database, project_dataset
 from toolkit.figure.theme import load_theme
 from toolkit.game import (
+    SHEET_EXPORT,
     Advance,
     Choose,
     Game,
@@ -77,13 +78,14 @@ class FigureGame(Game):
     """duel-protocol or chimera: units on a board, Data Disks, modules and squads."""
 
     commands = frozenset({"validate", "build", "reference", "balance", "odds", "board", "import", "new", "export",
-                          "play", "replay", "simulate"})
+                          SHEET_EXPORT, "play", "replay", "simulate"})
 
     def __init__(self, theme_id: str) -> None:
         self.id = theme_id
         self.title = load_theme(theme_id).terms.game
 
     def help_notes(self, command: str) -> list[str]:
+        from toolkit.figure.columns import FIELDS
         from toolkit.figure.importer import REQUIRED_COLUMNS
         from toolkit.figure.model import MODULE_EFFECT_KINDS
 
@@ -94,8 +96,9 @@ class FigureGame(Game):
             "odds": [statuses],
             "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
                          + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
-            "import": ["CSV columns (one row per Data Disk segment; other columns are ignored): "
-                       + ", ".join(REQUIRED_COLUMNS)],
+            "import": ["sheet columns (one row per Data Disk segment; other columns are ignored): "
+                       + ", ".join(REQUIRED_COLUMNS) + "; common variants (Figure, MP, Colour, Damage...) are "
+                       "recognised; --columns fields: " + ", ".join(FIELDS)],
         }
         return notes.get(command, [])
 
@@ -106,7 +109,12 @@ class FigureGame(Game):
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
         if where.settings is not None:
             dataset = replace(dataset, project_file=where.settings)
-        return FigureData(load_database(dataset))
+        database = load_database(dataset)
+        if where.project:  # an imported project: problems also name the sheet cell to fix
+            from toolkit.figure.sheet_map import with_sheet_cells
+
+            database.problems = with_sheet_cells(where.root, database.problems)
+        return FigureData(database)
 
     def describe(self, data: GameData) -> str:
         db = _database(data)
@@ -312,18 +320,66 @@ class FigureGame(Game):
             report.lines += distance_lines(board)
         return report
 
-    def import_table(self, csv_path: Path, out: Path) -> Report:
-        from toolkit.figure.importer import read_csv, write_project
+    def export_table(self, where: Where, fmt: str, columns: str = "") -> Output:
+        from toolkit.figure.columns import parse_columns
+        from toolkit.figure.database import SQUADS_DIR
+        from toolkit.figure.sheet_export import read_raw_units, sheet_csv, sheet_xlsx, units_sheet
 
-        result = read_csv(csv_path)  # a missing file, a folder or a FIFO is a usage error with its own message
-        written = write_project(result, out, self.id)
-        report = Report()
+        dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
+        units, unreadable = read_raw_units(dataset.unit_dir, dataset.project, SQUADS_DIR)
+        sheet = units_sheet(units, parse_columns(columns), load_theme(self.id).statuses)
+        data = sheet_xlsx(sheet, self.id) if fmt == "xlsx" else sheet_csv(sheet)
+        name = f"units.{fmt}"
+        return Output({name: data}, f"{name} ({sheet.units} units, {len(sheet.rows) - 1} rows)",
+                      unreadable + sheet.notes, incomplete=bool(unreadable))
+
+    def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
+                     dry_run: bool = False) -> Report:
+        from toolkit.figure.columns import parse_columns
+        from toolkit.figure.importer import (
+            SKIPPED_FILE,
+            UNIT_DIR,
+            apply_plan,
+            derive_inflicts,
+            plan_project,
+            read_sheet,
+        )
+
+        # a missing file, a folder or a FIFO is a usage error with its own message
+        result = read_sheet(csv_path, parse_columns(columns), layout)
+        derive_inflicts(result, load_theme(self.id).statuses)
+        plan = plan_project(result, out, self.id)
+        if not dry_run:
+            apply_plan(plan)
+        report = Report(failed=bool(result.skipped or plan.conflicts))
         for figure in result.skipped:
             for row in figure.rows:
                 report.notes.append(f"{csv_path}:{row.line}: skipped '{figure.name}': column '{row.column}' = "
                                     f"{row.value!r}: {row.reason}")
+        for row in result.warnings:
+            report.notes.append(f"{csv_path}:{row.line}: warning: column '{row.column}' = {row.value!r}: {row.reason}")
         report.notes += [f"note: {note}" for note in result.notes]
-        report.lines.append(f"read {result.rows_read} rows: wrote {len(result.units)} units to {out}, "
-                            f"skipped {len(result.skipped)} figures ({len(written)} files)")
+        for unit_id in plan.conflicts:
+            report.notes.append(f"conflict: {out / UNIT_DIR / unit_id}.yaml was edited by hand since the last import "
+                                "and its sheet rows changed (or were removed): the file was kept; to take the "
+                                "sheet's version, delete the file and import again")
+        verb = "would write" if dry_run else "wrote"
+        transcribed = len(result.units) - len(plan.kept) - len(plan.conflicts)
+        report.lines.append(f"read {result.rows_read} rows: {verb} {transcribed} units to {out}, "
+                            f"skipped {len(result.skipped)} figures ({len(plan.changed)} files changed)")
+        changes = [f"{len(plan.added)} added", f"{len(plan.updated)} updated", f"{len(plan.removed)} removed"]
+        if plan.kept:
+            changes.append(f"{len(plan.kept)} edited by hand and kept (their sheet rows did not change)")
+        if plan.conflicts:
+            changes.append(f"{len(plan.conflicts)} conflicts kept as edited")
+        report.lines.append("units: " + ", ".join(changes))
+        if dry_run:
+            for label, ids in (("add", plan.added), ("update", plan.updated), ("remove", plan.removed),
+                               ("keep (edited by hand)", plan.kept), ("conflict", plan.conflicts)):
+                report.lines += [f"  {label}: {unit_id}" for unit_id in ids]
+            report.lines.append("nothing was written (--dry-run)")
+            return report
+        if result.skipped:
+            report.lines.append(f"the skipped figures' cells are listed in {out / SKIPPED_FILE}")
         report.lines.append(f"next: `duelkit validate {out}` lists what breaks the rules")
         return report

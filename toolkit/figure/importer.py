@@ -14,22 +14,29 @@ Nothing here prints. Failures that stop the whole import raise `DuelkitError`.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import itertools
+import json
 import os
 import re
 import secrets
 import shutil
 import stat
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from toolkit.csvsafe import FORMULA_START as _FORMULA_START
+from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
-from toolkit.figure.theme import theme_ids
+from toolkit.figure.columns import FIELDS, ColumnMap, map_header
+from toolkit.figure.sheet_map import IMPORT_MAP, file_sha256, read_import_map
+from toolkit.figure.theme import named_statuses, theme_ids
 from toolkit.problems import DuelkitError, UsageError
 
 # Columns that make up one figure: consecutive rows agreeing on all of them are one unit.
@@ -39,8 +46,14 @@ REQUIRED_COLUMNS = FIGURE_COLUMNS + SEGMENT_COLUMNS
 # Labelled "value" and "ability", but either may hold damage, stars or effect text: classified by content.
 VALUE_COLUMNS = ("Attack Value", "Attack Ability")
 
+XLSX_SUFFIXES = (".xlsx", ".xlsm")
+OTHER_SHEET_SUFFIXES = (".xls", ".ods", ".numbers")  # not read: no kept library makes them cheap
 PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
+SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
+SKIPPED_HEADER = ("figure", "line", "column", "value", "reason")
+# IMPORT_MAP: which sheet cell each imported YAML line came from, and a hash of each file as written (a unit
+# edited by hand since is no longer pointed at the sheet); read by `duelkit validate` (figure/sheet_map.py).
 # First lines of the files we write. They let a later import recognise (and replace) its own output
 # without touching a hand-made project or units a designer added by hand.
 PROJECT_MARKER = "# Written by duelkit import"
@@ -51,11 +64,15 @@ _SLUG_RE = re.compile(SLUG_PATTERN)
 _NO_ABILITY = {"", "none"}
 _STARS_RE = re.compile(r"^[☆★](?:\s*[☆★])*$")
 _INT_RE = re.compile(r"^\d+$")
-_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^\d+\s*[x×+]$", re.IGNORECASE)
+# '60x', '70+', '20x2', '20 × 2': printed damage with a rule attached; the leading number is the damage.
+_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^(\d+)\s*(?:[x×]\s*\d*|\+)$", re.IGNORECASE)
 _ENTITY_RE = re.compile(r"&#?[A-Za-z0-9]+;?")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # Symbols NFKD cannot turn into ASCII but that tell two figures apart (Nidoran♂ / Nidoran♀).
 _SLUG_SYMBOLS = str.maketrans({"♂": " m ", "♀": " f "})
+
+
+CellMap = dict[str, tuple[int, str]]  # a unit or segment field -> (sheet line, header of its column)
 
 
 @dataclass(frozen=True)
@@ -86,8 +103,11 @@ class ImportResult:
     skipped: list[SkippedFigure]
     notes: list[str]
     rows_read: int
+    warnings: list[RowIssue] = field(default_factory=list)  # cells of imported units transcribed with a caveat
     source: str = ""  # file name of the CSV, quoted in the files written
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # unit id -> its CSV lines
+    # unit id -> (figure field -> (sheet line, header), one {segment field -> (line, header)} per segment)
+    cells: dict[str, tuple[CellMap, list[CellMap]]] = field(default_factory=dict)
 
     @property
     def figures(self) -> int:
@@ -98,48 +118,63 @@ class ImportResult:
 class _Row:
     line: int
     cells: dict[str, str]
+    unit_row: int = 0  # a row-per-unit sheet: the sheet row (each is one figure)
+    headers: dict[str, str] = field(default_factory=dict)  # canonical column -> the sheet's header text
 
-    def key(self) -> tuple[str, ...]:
-        return tuple(self.cells[column] for column in FIGURE_COLUMNS)
+    def key(self) -> tuple[object, ...]:
+        return (self.unit_row, self.cells.get("Id", ""), *(self.cells[column] for column in FIGURE_COLUMNS))
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading
 
 
-def read_csv(path: Path | str) -> ImportResult:
-    """Read a segment-per-row CSV and turn each figure into a unit dict (or a skipped figure)."""
+def read_sheet(path: Path | str, columns: dict[str, str] | None = None, layout: str = "auto") -> ImportResult:
+    """Read a sheet (CSV, or the first worksheet of an .xlsx workbook) and turn each figure into a unit dict
+    (or a skipped figure). `columns` names headers by field (`columns.parse_columns`); `layout` is 'auto',
+    'segment' (one row per segment) or 'unit' (one row per unit with numbered segment columns)."""
     path = Path(path)
-    records = _records(_read_text(path), path)
+    if path.suffix.casefold() in OTHER_SHEET_SUFFIXES:
+        raise UsageError(f"'{path}': duelkit reads .csv and .xlsx sheets; save it as one of those "
+                         "(File > Save As / Download) and import that")
+    if path.suffix.casefold() in XLSX_SUFFIXES:
+        records = _xlsx_records(_read_bytes(path), path)
+    else:
+        records = _records(_decode(_read_bytes(path), path), path)
     _, header = next(records, (0, None))
     if header is None:
         raise DuelkitError(f"'{path}' is empty: expected a header line naming {', '.join(REQUIRED_COLUMNS)}")
-    index = _header_index(header, path)
-    rows = [_Row(line, _cells(fields, index)) for line, fields in records]
+    column_map = map_header(header, columns or {}, layout)
+    rows = [row for line, fields in records for row in _rows(line, fields, column_map, header)]
     result = ImportResult([], [], [], rows_read=len(rows), source=path.name)
     taken: set[str] = set()
     renamed: list[str] = []
     for group in _figures(rows):
         base = _base_id(group[0])
         unit_id = _unique_id(base, taken)
-        if unit_id != base:
+        if unit_id != base and not group[0].cells.get("Id"):
             renamed.append(unit_id)
         lines = (group[0].line, group[-1].line)
-        unit, issues = _figure(group, unit_id)
+        unit, issues, warnings = _figure(group, unit_id)
         if issues:
             result.skipped.append(SkippedFigure(group[0].cells["Name"], issues, unit_id, lines))
         else:
             result.units.append(unit)
             result.lines[unit_id] = lines
-    result.notes = _notes(rows, header, index, renamed, result)
+            result.cells[unit_id] = _cell_sources(group)
+            result.warnings.extend(warnings)
+    result.notes = _notes(rows, header, column_map, renamed, result)
+    if column_map.wide:
+        result.notes.insert(0, f"one row per unit: {len(column_map.segments)} numbered segment column groups")
     return result
 
 
-def _read_text(path: Path) -> str:
-    """The whole file as text; a wrong encoding stops the import with the line it happened on.
+read_csv = read_sheet  # the name of the CSV-only importer, kept for callers
 
-    The file is opened without blocking and checked before reading, so a folder, FIFO or device given
-    as the CSV gets its own message instead of a hang or an error from deep inside."""
+
+def _read_bytes(path: Path) -> bytes:
+    """The whole file. It is opened without blocking and checked before reading, so a folder, FIFO or device
+    given as the sheet gets its own message instead of a hang or an error from deep inside."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -157,9 +192,13 @@ def _read_text(path: Path) -> str:
                          "save the spreadsheet as a .csv file and import that")
     with os.fdopen(fd, "rb") as handle:
         try:
-            raw = handle.read()
+            return handle.read()
         except OSError as exc:
             raise DuelkitError(f"cannot read '{path}': {exc.strerror or exc}") from None
+
+
+def _decode(raw: bytes, path: Path) -> str:
+    """UTF-8 text; a wrong encoding stops the import with the line it happened on."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -167,6 +206,40 @@ def _read_text(path: Path) -> str:
         raise DuelkitError(
             f"'{path}' is not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line}; "
             "save the file as UTF-8 (CSV UTF-8 in spreadsheet programs) and import again") from None
+
+
+def _xlsx_records(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
+    """(row number, cells as text) for each non-blank row of the workbook's first worksheet (openpyxl).
+    Formulas are read as the values the spreadsheet last computed, never evaluated; a formula with no
+    computed value (a workbook written by a program, never opened in a spreadsheet) is read as its
+    formula text, so it is reported at its cell instead of read as an empty cell."""
+    from openpyxl import load_workbook
+
+    try:
+        values = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+        rows = [[_cell_text(value if value is not None else formula) for value, formula
+                 in itertools.zip_longest(value_row, formula_row)]
+                for value_row, formula_row in itertools.zip_longest(
+                    values.worksheets[0].iter_rows(values_only=True),
+                    formulas.worksheets[0].iter_rows(values_only=True), fillvalue=())]
+        values.close()
+        formulas.close()
+    except Exception as exc:  # any failure of the third-party reader on this file: the file is unreadable
+        raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
+                           "save it again from the spreadsheet, or as CSV UTF-8") from None
+    for number, cells in enumerate(rows, start=1):
+        if any(cell.strip() for cell in cells):
+            yield number, cells
+
+
+def _cell_text(value: object) -> str:
+    """A workbook cell as the text a CSV export would hold: 40.0 -> '40', empty -> ''."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _records(text: str, path: Path) -> Iterator[tuple[int, list[str]]]:
@@ -190,26 +263,30 @@ def _records(text: str, path: Path) -> Iterator[tuple[int, list[str]]]:
                            "is written twice: \"\"); nothing was imported") from None
 
 
-def _header_index(header: list[str], path: Path) -> dict[str, int]:
-    """Column name -> position. Names match ignoring case and extra spaces; the first copy wins."""
-    found: dict[str, int] = {}
-    for position, name in enumerate(header):
-        found.setdefault(_normal(name), position)
-    missing = [column for column in REQUIRED_COLUMNS if _normal(column) not in found]
-    if missing:
-        raise DuelkitError(
-            f"'{path}' is missing the column(s) {', '.join(repr(m) for m in missing)} in its header "
-            f"(line 1); expected: {', '.join(REQUIRED_COLUMNS)}")
-    return {column: found[_normal(column)] for column in REQUIRED_COLUMNS}
+def _rows(line: int, fields: list[str], column_map: ColumnMap, header: list[str]) -> Iterator[_Row]:
+    """The segment rows of one sheet row: itself, or one per numbered segment group that is not empty."""
+    def cell(position: int) -> str:
+        return _inert(fields[position].strip()) if position < len(fields) else ""
+
+    figure = {**column_map.figure, **column_map.optional}
+    base = {FIELDS[key]: cell(pos) for key, pos in figure.items()}
+    base_headers = {FIELDS[key]: header[pos] for key, pos in figure.items()}
+    groups = []
+    for group in column_map.segments:
+        cells = {FIELDS[key]: cell(pos) for key, pos in group.items()}
+        if not column_map.wide or any(cells.values()):
+            groups.append((cells, {FIELDS[key]: header[pos] for key, pos in group.items()}))
+    if not groups:
+        groups.append((dict.fromkeys(SEGMENT_COLUMNS, ""), dict(zip(SEGMENT_COLUMNS, SEGMENT_COLUMNS, strict=True))))
+    for cells, headers in groups:
+        yield _Row(line, {**base, **cells}, line if column_map.wide else 0, {**base_headers, **headers})
 
 
-def _normal(name: str) -> str:
-    return " ".join(name.split()).casefold()
-
-
-def _cells(fields: list[str], index: dict[str, int]) -> dict[str, str]:
-    """Required cells, trimmed; a short row reads as empty cells (reported where they matter)."""
-    return {column: fields[pos].strip() if pos < len(fields) else "" for column, pos in index.items()}
+def _inert(text: str) -> str:
+    """A cell duelkit wrote with a leading `'` (so a spreadsheet shows `=x` as text) is read back as `=x`."""
+    if text.startswith("'") and text[1:2] in _FORMULA_START:
+        return text[1:]
+    return text
 
 
 def _figures(rows: list[_Row]) -> Iterator[list[_Row]]:
@@ -236,6 +313,9 @@ def slugify(text: str) -> str:
 
 
 def _base_id(row: _Row) -> str:
+    given = row.cells.get("Id", "")
+    if _SLUG_RE.match(given) and len(given) <= MAX_ID_BASE + 4:
+        return given
     name = slugify(row.cells["Name"])[:MAX_ID_BASE].strip("-") or "unit"
     rarity = slugify(row.cells["Rarity"])
     return f"{name}-{rarity}" if rarity else name
@@ -256,8 +336,9 @@ def _unique_id(base: str, taken: set[str]) -> str:
 # Converting one figure
 
 
-def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIssue]]:
-    """The unit dict for a figure, and the cells that could not be converted (empty when fine)."""
+def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIssue], list[RowIssue]]:
+    """The unit dict for a figure, the cells that could not be converted (empty when fine) and the cells
+    transcribed with a caveat the designer should read (warnings)."""
     first = rows[0]
     issues = _figure_issues(first)
     unit: dict[str, Any] = {
@@ -273,12 +354,39 @@ def _figure(rows: list[_Row], unit_id: str) -> tuple[dict[str, Any], list[RowIss
     if subroutine:
         unit["subroutine"] = subroutine
     disk = []
+    warnings: list[RowIssue] = []
     for row in rows:
-        segment, row_issues = _segment(row)
+        segment, row_issues, row_warnings = _segment(row)
         disk.append(segment)
         issues.extend(row_issues)
+        warnings.extend(row_warnings)
     unit["disk"] = disk
-    return unit, issues
+    return unit, issues, warnings
+
+
+def _cell_sources(rows: list[_Row]) -> tuple[CellMap, list[CellMap]]:
+    """Where each field of a unit came from in the sheet, so validation can point at the cell to fix."""
+    first = rows[0]
+
+    def at(row: _Row, column: str) -> tuple[int, str]:
+        return row.line, row.headers.get(column, column)
+
+    figure = {"id": at(first, "Id" if "Id" in first.headers else "Name"), "name": at(first, "Name"),
+              "class": at(first, "Rarity"), "mp": at(first, "Movement"), "types": at(first, "Type"),
+              "subroutine": at(first, "Special Ability"), "disk": (first.line, "")}
+    segments = []
+    for row in rows:
+        segment = {"": (row.line, ""), "move": at(row, "Attack Name"), "color": at(row, "Attack Type"),
+                   "size": at(row, "Attack Wheel Size")}
+        for column in VALUE_COLUMNS:
+            kind = classify_value(row.cells[column])[0]
+            kind = "damage" if kind == "damage_note" else kind
+            if kind in ("damage", "stars", "effect") and kind not in segment:
+                segment[kind] = at(row, column)
+                if kind == "damage":
+                    segment["damage_note"] = segment[kind]
+        segments.append(segment)
+    return figure, segments
 
 
 def _figure_issues(row: _Row) -> list[RowIssue]:
@@ -302,10 +410,11 @@ def _subroutine(text: str) -> dict[str, str] | None:
     return {"name": text, "text": text}
 
 
-def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
+def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue], list[RowIssue]]:
     """One Data Disk segment: move, colour and size as written, plus whatever the value cells hold."""
     cells = row.cells
     issues = []
+    warnings = []
     segment: dict[str, Any] = {"move": cells["Attack Name"], "color": _color(cells["Attack Type"])}
     if not cells["Attack Type"]:
         issues.append(RowIssue(row.line, "Attack Type", "", "empty: every segment needs a colour"))
@@ -316,8 +425,17 @@ def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
         reason = "empty: every segment needs a size" if not size else "size must be a whole number"
         issues.append(RowIssue(row.line, "Attack Wheel Size", size, reason))
     found: dict[str, tuple[str, int | str]] = {}
+    note = ""
     for column in VALUE_COLUMNS:
         kind, value = classify_value(cells[column])
+        modified = kind == "damage_note"
+        if modified:
+            kind, value = "damage", modified_damage(cells[column])
+        if modified and "damage" not in found:
+            note = cells[column]
+            warnings.append(RowIssue(row.line, column, cells[column],
+                                     f"damage with a modifier: imported as damage {value}, the cell kept as "
+                                     "`damage_note` (write the rule in the effect text)"))
         if kind == "bad":
             issues.append(RowIssue(row.line, column, cells[column], str(value)))
         elif kind in found:
@@ -328,7 +446,9 @@ def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue]]:
     for kind in ("damage", "stars", "effect"):
         if kind in found:
             segment[kind] = found[kind][1]
-    return segment, issues
+            if kind == "damage" and note:
+                segment["damage_note"] = note
+    return segment, issues, warnings
 
 
 def _color(text: str) -> str:
@@ -339,8 +459,9 @@ def _color(text: str) -> str:
 def classify_value(text: str) -> tuple[str, int | str]:
     """What a damage/stars/effect cell holds, judged by its content since the columns are mislabelled.
 
-    Returns ('empty', ''), ('damage', int), ('stars', count), ('effect', text) or ('bad', reason).
-    Effect text must read as words; '??', '30x' or a broken entity like '☆&star' is never guessed at.
+    Returns ('empty', ''), ('damage', int), ('damage_note', text: damage with a modifier such as '60x',
+    '70+' or '20x2', whose number `modified_damage` gives), ('stars', count), ('effect', text) or
+    ('bad', reason). Effect text must read as words; '??' or a broken entity like '☆&star' is never guessed at.
     """
     if not text:
         return "empty", ""
@@ -351,23 +472,59 @@ def classify_value(text: str) -> tuple[str, int | str]:
     if _ENTITY_RE.search(text):
         return "bad", "holds a broken HTML entity (such as '&star;' for ☆); write the stars as ☆"
     if _DAMAGE_WITH_MODIFIER_RE.match(text):
-        return "bad", "damage with a modifier; damage must be a whole number (put the rule in the effect text)"
+        return "damage_note", text
     if len(_WORD_RE.findall(text)) >= 2:
         return "effect", text
     return "bad", "neither a whole number (damage), only stars (☆), nor effect text"
 
 
-def _notes(rows: list[_Row], header: list[str], index: dict[str, int], renamed: list[str],
+def derive_inflicts(result: ImportResult, statuses: Mapping[str, str]) -> None:
+    """Purple moves whose effect text names exactly one status of the theme (by its printed name, also
+    inflected: Burn, Burned) get `inflicts:` that status, with a warning to check it (the text may name a
+    status it cures or avoids). Text naming several statuses gets a warning and no `inflicts`."""
+    for unit in result.units:
+        sources = result.cells.get(unit["id"], ({}, []))[1]
+        for index, segment in enumerate(unit["disk"]):
+            effect = segment.get("effect")
+            if segment.get("color") != "purple" or not isinstance(effect, str) or "inflicts" in segment:
+                continue
+            named = named_statuses(effect, statuses)
+            if not named:
+                continue
+            source = sources[index] if index < len(sources) else {}
+            line, column = source.get("effect", (0, ""))
+            shown = effect if len(effect) <= 60 else effect[:57] + "..."
+            if len(named) == 1:
+                segment["inflicts"] = named[0]
+                source["inflicts"] = (line, column)
+                reason = (f"the effect names {statuses[named[0]]}: imported as `inflicts: {named[0]}` (check that "
+                          "the move inflicts it; remove `inflicts` if the text only mentions it)")
+            else:
+                reason = (f"the effect names several statuses ({', '.join(statuses[s] for s in named)}): no "
+                          "`inflicts` set; add the one the move inflicts")
+            result.warnings.append(RowIssue(line, column, shown, reason))
+
+
+def modified_damage(text: str) -> int:
+    """The printed number of a damage cell with a modifier: '60x' and '20x2' -> 60 and 20, '70+' -> 70."""
+    match = _DAMAGE_WITH_MODIFIER_RE.match(text)
+    if match is None:
+        raise ValueError(f"not a damage with a modifier: {text!r}")
+    return int(match.group(1))
+
+
+def _notes(rows: list[_Row], header: list[str], column_map: ColumnMap, renamed: list[str],
            result: ImportResult) -> list[str]:
     """Facts about the file as a whole that a designer should know before trusting the result."""
     notes = []
-    swapped = sum(1 for row in rows if classify_value(row.cells["Attack Ability"])[0] in ("damage", "stars"))
+    numbers = ("damage", "damage_note", "stars")
+    swapped = sum(1 for row in rows if classify_value(row.cells["Attack Ability"])[0] in numbers)
     if swapped:
         notes.append(
             f"'Attack Ability' held a damage number or stars on {swapped} of {len(rows)} rows (the "
             "'Attack Value' and 'Attack Ability' columns are mislabelled); every cell of both columns "
             "was classified by its content instead of its column name")
-    used = set(index.values())
+    used = column_map.used()
     ignored = [name for position, name in enumerate(header) if position not in used and name.strip()]
     if ignored:
         notes.append(f"column(s) not imported: {', '.join(repr(name) for name in ignored)}")
@@ -384,44 +541,107 @@ def _notes(rows: list[_Row], header: list[str], index: dict[str, int], renamed: 
 # Writing
 
 
+@dataclass
+class ImportPlan:
+    """What an import does to its folder: decided first (`plan_project`), written by `apply_plan`, or only
+    shown (`--dry-run`). Lists hold unit ids."""
+
+    out_dir: Path
+    files: dict[str, str]  # every file this import writes (hand-edited units excluded), relative path -> text
+    changed: dict[str, str]  # of those, the ones that differ from the folder
+    stale: set[str]  # imported files to delete
+    new_project: bool
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # edited by hand since the last import, same in the sheet
+    conflicts: list[str] = field(default_factory=list)  # edited by hand and changed or removed in the sheet
+
+    @property
+    def paths(self) -> list[Path]:
+        return [self.out_dir / relative for relative in self.files]
+
+
 def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> list[Path]:
-    """Write `duelkit.yaml` and one `unit_data/<id>.yaml` per unit; return the paths written.
+    """Write `duelkit.yaml` and one `unit_data/<id>.yaml` per unit; return the paths written."""
+    return apply_plan(plan_project(result, out_dir, theme)).paths
+
+
+def plan_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> ImportPlan:
+    """Check everything and decide what the import writes; nothing is written.
 
     `out_dir` must be missing, empty, or an earlier import (its `duelkit.yaml` starts with the import
     marker). Re-importing replaces the imported unit files and deletes imported ones no longer in the
-    result; files without the marker (units added by hand, squads) are left alone.
-
-    Every check runs first; then the whole import is written into a hidden sibling folder and flushed to
-    disk once. A new project is moved into place with one rename; an earlier import receives the new
-    files by renames only. So a refusal or a failed write leaves the previous project as it was.
+    result; files without the marker (units added by hand, squads) are left alone. A unit file edited
+    since the last import (its hash differs from the one in `import-map.json`) is never overwritten or
+    deleted: if its sheet rows are unchanged the edit is kept quietly, otherwise it is a conflict.
     """
     out_dir = Path(out_dir)
     if theme not in theme_ids():
         raise DuelkitError(f"unknown theme '{theme}'; themes: {', '.join(theme_ids())}")
     _check_units(result.units)
     _check_out_dir(out_dir)
-    files = {PROJECT_FILE: _project_text(result, theme)}
-    files.update({f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units})
+    files = {PROJECT_FILE: _project_text(result, theme), IMPORT_MAP: ""}
+    if result.skipped:
+        files[SKIPPED_FILE] = skipped_csv(result)
+    units = {f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units}
+    previous = _previous_imports(out_dir / UNIT_DIR)
+    entries = _map_entries(out_dir)
+    plan = ImportPlan(out_dir, files, {}, set(), not out_dir.exists() or not any(out_dir.iterdir()))
+    keep: dict[str, Any] = {}
+    for relative in sorted({*units, *(f"{UNIT_DIR}/{uid}.yaml" for uid in previous)}):
+        entry = entries.get(relative)
+        recorded = entry.get("sha256") if isinstance(entry, dict) else None
+        if recorded is None or file_sha256(out_dir / relative) in (None, recorded):
+            continue  # not edited since the import (or never mapped): the sheet decides
+        unit_id = relative[len(UNIT_DIR) + 1: -len(".yaml")]
+        text = units.pop(relative, None)
+        unchanged_in_sheet = text is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() == recorded
+        (plan.kept if unchanged_in_sheet else plan.conflicts).append(unit_id)
+        keep[relative] = entry
+    files.update(units)
+    files[IMPORT_MAP] = import_map(result, files, keep)  # the project's files first, then the units
     _check_targets(out_dir, files)
-    stale = _previous_imports(out_dir / UNIT_DIR) - {unit["id"] for unit in result.units}
-    new_project = not out_dir.exists() or not any(out_dir.iterdir())
+    plan.stale = {f"{UNIT_DIR}/{uid}.yaml" for uid in previous} - set(files) - set(keep)
+    if SKIPPED_FILE not in files and (out_dir / SKIPPED_FILE).is_file():
+        plan.stale.add(SKIPPED_FILE)  # an earlier import's list; nothing is skipped now
     # A re-import stages only the files that change: replacing (or deleting) a file costs far more than
     # reading it, and an unchanged unit file is best left alone.
-    changed = files if new_project else {rel: text for rel, text in files.items() if not _holds(out_dir / rel, text)}
-    staging = _stage(out_dir, changed)
+    plan.changed = files if plan.new_project else {
+        rel: text for rel, text in files.items() if not _holds(out_dir / rel, text)}
+    for relative in plan.changed:
+        if relative.startswith(f"{UNIT_DIR}/"):
+            unit_id = relative[len(UNIT_DIR) + 1: -len(".yaml")]
+            (plan.updated if (out_dir / relative).exists() else plan.added).append(unit_id)
+    plan.removed = sorted(rel[len(UNIT_DIR) + 1: -len(".yaml")] for rel in plan.stale if rel.startswith(UNIT_DIR))
+    return plan
+
+
+def apply_plan(plan: ImportPlan) -> ImportPlan:
+    """Write a planned import: into a hidden sibling folder, flushed to disk once, then moved into place
+    (a new project with one rename; an earlier import receives its changed files by renames only). So a
+    failed write leaves the previous project as it was."""
+    out_dir = plan.out_dir
+    staging = _stage(out_dir, plan.changed)
     try:
-        if new_project:
+        if plan.new_project:
             if out_dir.exists():
                 out_dir.rmdir()
             os.replace(staging, out_dir)
         else:
-            _move_into(staging, out_dir, changed, stale)
+            _move_into(staging, out_dir, plan.changed, plan.stale)
     except OSError as exc:
         raise DuelkitError(f"cannot write into '{out_dir}': {exc.strerror or exc} ({exc.filename}); "
                            "the folder is marked as an import, so importing again into it is safe") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return [out_dir / relative for relative in files]
+    return plan
+
+
+def _map_entries(out_dir: Path) -> dict[str, Any]:
+    document = read_import_map(out_dir) if out_dir.is_dir() else None
+    units = document.get("units") if document else None
+    return units if isinstance(units, dict) else {}
 
 
 def _holds(path: Path, text: str) -> bool:
@@ -462,12 +682,13 @@ def _stage(out_dir: Path, files: dict[str, str]) -> Path:
 
 
 def _move_into(staging: Path, out_dir: Path, changed: dict[str, str], stale: set[str]) -> None:
-    """Re-import: rename each changed file over the old one, then delete imported units no longer present."""
+    """Re-import: rename each changed file over the old one, then delete the imported files (units, the
+    skipped list) that this import no longer has."""
     (out_dir / UNIT_DIR).mkdir(exist_ok=True)
     for relative in changed:
         os.replace(staging / relative, out_dir / relative)
-    for unit_id in sorted(stale):
-        (out_dir / UNIT_DIR / f"{unit_id}.yaml").unlink(missing_ok=True)
+    for relative in sorted(stale):
+        (out_dir / relative).unlink(missing_ok=True)
 
 
 def _check_units(units: list[dict[str, Any]]) -> None:
@@ -513,6 +734,54 @@ def _previous_imports(unit_dir: Path) -> set[str]:
         return set()
     return {path.stem for path in unit_dir.glob("*.yaml")
             if _SLUG_RE.match(path.stem) and _starts_with(path, UNIT_MARKER)}
+
+
+def import_map(result: ImportResult, files: dict[str, str], keep: dict[str, Any] | None = None) -> str:
+    """`import-map.json`: per unit file, its sha256 and [yaml line, yaml column, sheet line, header] entries
+    sorted by position (a problem belongs to the last entry at or before it). `keep`: the earlier entries
+    of files edited by hand, kept as they were (so they stay recognised as edited)."""
+    units: dict[str, Any] = dict(keep or {})
+    for unit in result.units:
+        relative = f"{UNIT_DIR}/{unit['id']}.yaml"
+        if relative not in files:
+            continue
+        text = files[relative]
+        figure, segments = result.cells.get(unit["id"], ({}, []))
+        units[relative] = {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                           "cells": _line_cells(text, figure, segments)}
+    document = {"sheet": _one_line(result.source), "units": units}
+    return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def _line_cells(text: str, figure: CellMap, segments: list[CellMap]) -> list[tuple[int, int, int, str]]:
+    """Positions of the unit's keys in its YAML text (as composed by the YAML parser, so quoting or
+    folded long text cannot shift them), each with the sheet cell its value came from."""
+    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    entries: list[tuple[int, int, int, str]] = []
+
+    def add(node: yaml.Node, source: tuple[int, str] | None) -> None:
+        if source is not None:
+            entries.append((node.start_mark.line + 1, node.start_mark.column + 1, *source))
+
+    if not isinstance(root, yaml.MappingNode):
+        return entries
+    for key, value in root.value:
+        add(key, figure.get(key.value))
+        if key.value == "disk" and isinstance(value, yaml.SequenceNode):
+            for item, segment in zip(value.value, segments, strict=False):
+                add(item, segment.get(""))
+                if isinstance(item, yaml.MappingNode):
+                    for segment_key, _ in item.value:
+                        add(segment_key, segment.get(segment_key.value, segment.get("")))
+    return sorted(entries)
+
+
+def skipped_csv(result: ImportResult) -> str:
+    """`skipped.csv`: one row per cell that kept a figure out (figure, sheet line, column, value, reason)."""
+    rows: list[tuple[object, ...]] = [SKIPPED_HEADER]
+    rows += [(figure.name, issue.line, issue.column, issue.value, issue.reason)
+             for figure in result.skipped for issue in figure.rows]
+    return csv_text(rows)
 
 
 def _one_line(text: str) -> str:

@@ -89,6 +89,9 @@ class Segment(_Frozen):
     color: Color
     size: Annotated[StrictInt, Field(ge=1, le=96)]
     damage: Annotated[StrictInt, Field(ge=0, le=999)] | None = None
+    # The sheet's cell when it said more than a number ('60x', '70+'): kept for the designer, never printed,
+    # and left out of dumps (so of a game record's data hash): it changes nothing in play
+    damage_note: Annotated[ShortText | None, Field(exclude=True)] = None
     stars: Annotated[StrictInt, Field(ge=1, le=4)] | None = None
     effect: Text | None = None
     inflicts: Slug | None = None
