@@ -216,6 +216,12 @@ class Game(ABC):
         del data, paper, board
         raise NotApplicable(self.why_not("balance"))
 
+    def without_invalid(self, data: GameData) -> tuple[GameData, list[str]]:
+        """The data with every definition that has a rule problem left out (`build --skip-invalid`), and
+        one line per thing left out."""
+        del data
+        raise NotApplicable(self.why_not("build --skip-invalid"))
+
     def squad_ids(self, data: GameData) -> list[str]:
         """The squads (teams) the data holds, for games that have them."""
         del data

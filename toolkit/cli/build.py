@@ -11,7 +11,16 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_output_command, err, load_valid, out, output_folder
+from toolkit.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    add_output_command,
+    err,
+    load_valid,
+    out,
+    output_folder,
+    select_games,
+)
 from toolkit.game import Game, GameData
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
@@ -42,7 +51,25 @@ def add_parser(commands: Any) -> None:
         "duelkit build --only schematics,modules   # just those PDFs; the rest of the kit folder is kept",
         f"duelkit build --game {game_ids()[0]}       # outside a project: one of the bundled demo games"])
     add_kit_options(build)
+    build.add_argument("--skip-invalid", action="store_true",
+                       help="build a kit of the valid units, leaving out (and listing) those with rule problems "
+                            "instead of refusing (e.g. an imported spreadsheet)")
     build.set_defaults(run=run)
+
+
+def _valid_or_trimmed(args: argparse.Namespace) -> list[tuple[Game, GameData]] | None:
+    """The games to build: refused when the data has problems, or with --skip-invalid, every game with its
+    invalid definitions left out (each listed on stderr)."""
+    if not getattr(args, "skip_invalid", False):
+        return load_valid(args, "build")
+    selected, _ = select_games(args, "build")
+    loaded = []
+    for game, where in selected:
+        data, left_out = game.without_invalid(game.load(where))
+        for line in left_out:
+            err(f"{game.id}: {line}")
+        loaded.append((game, data))
+    return loaded
 
 
 def add_kit_options(command: Any) -> None:
@@ -82,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.output import KIT_FILE, kit_files
     from toolkit.render.assemble import page_count
 
-    loaded = load_valid(args, "build")
+    loaded = _valid_or_trimmed(args)
     if loaded is None:
         return EXIT_PROBLEMS
     if args.squads and len(loaded) > 1:

@@ -251,6 +251,33 @@ class FigureGame(Game):
     def has_units(self, data: GameData, unit_ids: list[str]) -> bool:
         return all(uid in _database(data).units for uid in unit_ids)
 
+    def without_invalid(self, data: GameData) -> tuple[GameData, list[str]]:
+        from toolkit.figure.analysis.balance import unplayable
+
+        database = _database(data)
+        reasons = unplayable(database.unit_defs())
+        kept = {uid: entry for uid, entry in database.units.items() if uid not in reasons}
+        while True:  # a form whose next stage was left out would print a broken upgrade chain
+            broken = {uid for uid, entry in kept.items()
+                      if entry.value.upgrades_to is not None and entry.value.upgrades_to not in kept}
+            if not broken:
+                break
+            for uid in broken:
+                reasons[uid] = f"it upgrades to {kept[uid].value.upgrades_to}, which is left out"
+                del kept[uid]
+        squads = {sid: entry for sid, entry in database.squads.items()
+                  if set(entry.value.units) <= set(kept) and set(entry.value.modules) <= set(database.modules)}
+        lines = [f"left out unit {uid}: {reason}" for uid, reason in sorted(reasons.items())]
+        lines += [f"left out squad {sid}: it lists a unit or module that is left out or missing"
+                  for sid in sorted(set(database.squads) - set(squads))]
+        errors = [problem for problem in database.problems if problem.is_error]
+        if errors:
+            lines.append(f"and every definition that failed to load ({len(errors)} errors: `duelkit validate` "
+                         "lists them)")
+        kept_db = replace(database, units=kept, squads=squads,
+                          problems=[problem for problem in database.problems if not problem.is_error])
+        return FigureData(kept_db), lines
+
     def squad_ids(self, data: GameData) -> list[str]:
         return sorted(_database(data).squads)
 
