@@ -29,12 +29,13 @@ def _texts(items) -> list[str]:
 def test_each_side_gets_its_own_deck_of_the_modules_its_squad_lists() -> None:
     database = load_database(bundled_dataset(bundled_root(), "duel-protocol"))
     copies = KitContext(database, "a4").module_copies()
-    # both bundled squads list Double Chance and Unit Switch: one card in each side's deck
-    assert copies["double-chance"] == 2
-    assert copies["unit-switch"] == 2
+    # both bundled squads list Double Chance, Unit Switch, Hurdle Jump and Overdrive Thrusters: one card in
+    # each side's deck; a module only one squad lists, or none, is printed once
+    for both in ("double-chance", "unit-switch", "hurdle-jump", "overdrive-thrusters"):
+        assert copies[both] == 2
     assert copies["x-attack"] == 1
     assert copies["signal-amplifier"] == 1
-    assert sum(copies.values()) == 10
+    assert sum(copies.values()) == 12
 
 
 @pytest.mark.usefixtures("capsys")  # keeps the commands' output out of the test log

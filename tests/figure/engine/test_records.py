@@ -24,7 +24,7 @@ RECORDS = Path(__file__).parents[2] / "fixtures" / "records"
 # `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these hashes.
 GOLDEN = {
     "chimera-seed-1.jsonl": "af11b8ca7a2f76644774bd5f5191ff24",  # B by goal capture, 212 turns
-    "duel-protocol-seed-5.jsonl": "651b6bfa7f6129a06c9f94651b7c7669",  # B by goal capture, 237 turns
+    "duel-protocol-seed-23.jsonl": "738902b651f73556ea06e48aa27b0b98",  # B by goal capture, 135 turns
 }
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 
