@@ -263,3 +263,14 @@ def test_a_sword_duel_back_colour_and_words(capsys, blades: Path) -> None:
     pdf = pypdfium2.PdfDocument(cards)
     backs = pdf[len(pdf) - 1].render(scale=0.5).to_pil().convert("RGB")  # the technique and role backs
     assert (0xD8, 0xE2, 0xDC) in {colour for _, colour in backs.getcolors(1 << 20)}
+
+
+def test_a_sword_duel_back_that_is_not_a_picture_is_a_located_error(capsys, blades: Path) -> None:
+    (blades / "art" / "back.png").write_bytes(b"not a picture at all")
+    (blades / "duelkit.yaml").write_text("theme: sword-duel\nback: {image: art/back.png}\n")
+    code, out, _ = run(capsys, "validate", str(blades), "--format", "json")
+    assert code == 1
+    [problem] = [p for p in json.loads(out) if p["code"] == "A001"]
+    assert problem["file"].endswith("duelkit.yaml")
+    assert problem["line"] == 2
+    assert run(capsys, "build", str(blades))[0] == 1
