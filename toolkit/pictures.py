@@ -16,13 +16,20 @@ from __future__ import annotations
 import io
 import re
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from PIL import Image as PILImage
 
 from toolkit.safe_fs import FileProblem, project_file, read_file
+
+if TYPE_CHECKING:
+    from toolkit.loading import Located, Project
+    from toolkit.problems import Problem
+
+Key = TypeVar("Key")
 
 MAX_ART_BYTES = 20 * 1024 * 1024
 ART_PIXELS = 1200  # longest side after downsampling: 300 dpi over about 100 mm
@@ -122,3 +129,44 @@ class BackLook:
     image: Art | None = None
     color: str | None = None
     text: str | None = None
+
+
+def read_entry_art(root: Path, entries: Iterable[tuple[Key, Located[Any]]]) -> tuple[dict[Key, Art], list[Problem]]:
+    """The `art:` of each located entry (a unit, module or technique), each file read once; a problem is
+    located at the entry's `art:` value."""
+    read: dict[str, Art | FileProblem] = {}
+    pictures: dict[Key, Art] = {}
+    problems: list[Problem] = []
+    for key, entry in entries:
+        relative = entry.value.art
+        if relative is None:
+            continue
+        if relative not in read:
+            try:
+                read[relative] = read_art(root, relative)
+            except FileProblem as exc:
+                read[relative] = exc
+        found = read[relative]
+        if isinstance(found, FileProblem):
+            problems.append(entry.source.problem(found.code, entry.pos("art"), found.message, hint=found.hint))
+        else:
+            pictures[key] = found
+    return pictures, problems
+
+
+def read_back(project: Project | None) -> tuple[BackLook | None, list[Problem]]:
+    """The project's card back (`back:` in duelkit.yaml). A picture path outside the project or missing is
+    reported with the project file already; one that is not a picture is an A001 at `back: image:`."""
+    from toolkit.schema import locate
+
+    back = project.settings.back if project is not None else None
+    if project is None or back is None:
+        return None, []
+    image, problems = None, []
+    if back.image and project.path("back", "image") is not None:
+        try:
+            image = read_art(project.root, back.image)
+        except FileProblem as exc:
+            problems.append(project.source.problem(exc.code, locate(project.data, ("back", "image")), exc.message,
+                                                   hint=exc.hint))
+    return BackLook(image, back.color, back.text), problems

@@ -195,3 +195,82 @@ def test_figure_only_settings_in_a_sword_duel_project_are_said_not_ignored(capsy
     [warning] = [p for p in json.loads(out) if p["code"] == "S004"]
     assert warning["line"] == 2
     assert "`terms:` is not used by sword-duel projects" in warning["message"]
+
+
+@pytest.fixture
+def blades(capsys, tmp_path: Path) -> Path:
+    """A sword-duel project with a photo on one technique and an SVG on another."""
+    project = tmp_path / "blades"
+    assert run(capsys, "new", str(project), "--theme", "sword-duel")[0] == 0
+    (project / "art").mkdir()
+    _photo(project / "art" / "crane.jpg")
+    (project / "art" / "moon.svg").write_text(SVG)
+    _set(project / "techniques" / "mushin.yaml", "id: mushin", "art: art/crane.jpg")
+    _set(project / "techniques" / "fudoshin.yaml", "id: fudoshin", "art: art/moon.svg")
+    return project
+
+
+def _sword_warnings(capsys, project: Path) -> list[tuple[str, str]]:
+    code, out, err = run(capsys, "validate", str(project), "--format", "json")
+    assert code == 0, err
+    return [(p["code"], p["file"]) for p in json.loads(out)]
+
+
+def test_a_sword_duel_project_has_technique_art_and_its_own_back(capsys, blades: Path) -> None:
+    Image.new("RGB", (400, 600), "#3d2c8d").save(blades / "art" / "back.png")
+    (blades / "duelkit.yaml").write_text("theme: sword-duel\nname: Blades at Dawn\n"
+                                         "back: {image: art/back.png, text: Dawn Duel}\n")
+    assert not [w for w in _sword_warnings(capsys, blades) if w[0] == "S004"]  # `back:` is used now
+    code, _, err = run(capsys, "build", str(blades))
+    assert code == 0, err
+    cards = blades / "output" / "sword-duel" / "sword-cards.pdf"
+    pictures = _images(cards)
+    assert (ART_PIXELS, 800, "/DCTDecode") in pictures  # the photo, downsampled once
+    assert any(w == ART_PIXELS and h == ART_PIXELS // 2 for w, h, _ in pictures)  # the SVG as pixels
+    assert (400, 600, "/FlateDecode") in pictures  # the back
+    assert len(pictures) == 3  # each stored once, however many backs show it
+    assert "Dawn Duel" in " ".join(_texts(cards))  # the back's words in the medallion
+
+
+def test_technique_art_keeps_the_card_text_fitting(capsys, blades: Path) -> None:
+    """Every technique with a picture: the card texts fit as they did without (no new fit warning)."""
+    before = _sword_warnings(capsys, blades)
+    for path in (blades / "techniques").glob("*.yaml"):
+        if "art:" not in path.read_text():
+            _set(path, "id: ", "art: art/crane.jpg")
+    assert _sword_warnings(capsys, blades) == before
+    assert run(capsys, "build", str(blades))[0] == 0
+
+
+def test_a_bad_technique_picture_is_a_located_error(capsys, blades: Path) -> None:
+    (blades / "art" / "fake.png").write_bytes(b"not a picture at all")
+    path = blades / "techniques" / "mushin.yaml"
+    path.write_text(path.read_text().replace("art/crane.jpg", "art/fake.png"))
+    code, out, _ = run(capsys, "validate", str(blades), "--format", "json")
+    assert code == 1
+    [problem] = [p for p in json.loads(out) if p["code"] == "A001"]
+    assert problem["file"].endswith("mushin.yaml")
+    assert (problem["line"], problem["column"]) == (2, 6)
+    assert "cannot be read as a PNG, JPEG or SVG picture" in problem["message"]
+    assert run(capsys, "build", str(blades))[0] == 1
+
+
+def test_a_sword_duel_back_colour_and_words(capsys, blades: Path) -> None:
+    (blades / "duelkit.yaml").write_text('theme: sword-duel\nback: {color: "#d8e2dc", text: Dawn Duel}\n')
+    assert run(capsys, "build", str(blades))[0] == 0
+    cards = blades / "output" / "sword-duel" / "sword-cards.pdf"
+    assert "DAWN DUEL" in " ".join(_texts(cards))  # the sword back's capitals
+    pdf = pypdfium2.PdfDocument(cards)
+    backs = pdf[len(pdf) - 1].render(scale=0.5).to_pil().convert("RGB")  # the technique and role backs
+    assert (0xD8, 0xE2, 0xDC) in {colour for _, colour in backs.getcolors(1 << 20)}
+
+
+def test_a_sword_duel_back_that_is_not_a_picture_is_a_located_error(capsys, blades: Path) -> None:
+    (blades / "art" / "back.png").write_bytes(b"not a picture at all")
+    (blades / "duelkit.yaml").write_text("theme: sword-duel\nback: {image: art/back.png}\n")
+    code, out, _ = run(capsys, "validate", str(blades), "--format", "json")
+    assert code == 1
+    [problem] = [p for p in json.loads(out) if p["code"] == "A001"]
+    assert problem["file"].endswith("duelkit.yaml")
+    assert problem["line"] == 2
+    assert run(capsys, "build", str(blades))[0] == 1

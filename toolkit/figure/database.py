@@ -34,9 +34,9 @@ from toolkit.loading import (
     yaml_files,
 )
 from toolkit.paths import DEFAULT_BOARD, bundled_root
-from toolkit.pictures import Art, BackLook, read_art
+from toolkit.pictures import Art, BackLook, read_back, read_entry_art
 from toolkit.problems import Problem, Severity, UsageError
-from toolkit.safe_fs import FileProblem, display_path
+from toolkit.safe_fs import display_path
 from toolkit.schema import locate, validate_model
 from toolkit.yamlsource import LocatedDict, SourceFile, load_yaml_file
 
@@ -164,38 +164,16 @@ def _fonts(project: Project | None) -> list[Problem]:
 
 def _read_art(db: Database, root: Path) -> None:
     """Each unit's and module's `art:`, read once per file; a problem is located at its `art:` value."""
-    read: dict[str, Art | FileProblem] = {}
-    entries: list[tuple[str, Located[Unit] | Located[Module]]] = [
-        *(("unit", entry) for entry in db.units.values()), *(("module", entry) for entry in db.modules.values())]
-    for kind, entry in entries:
-        relative = entry.value.art
-        if relative is None:
-            continue
-        if relative not in read:
-            try:
-                read[relative] = read_art(root, relative)
-            except FileProblem as exc:
-                read[relative] = exc
-        found = read[relative]
-        if isinstance(found, FileProblem):
-            db.problems.append(entry.source.problem(found.code, entry.pos("art"), found.message, hint=found.hint))
-        else:
-            db.art[(kind, entry.value.id)] = found
+    entries: list[tuple[tuple[str, str], Located[Unit] | Located[Module]]] = [
+        *((("unit", uid), entry) for uid, entry in db.units.items()),
+        *((("module", mid), entry) for mid, entry in db.modules.items())]
+    db.art, problems = read_entry_art(root, entries)
+    db.problems += problems
 
 
 def _read_back(db: Database, project: Project | None) -> None:
-    back = project.settings.back if project is not None else None
-    if project is None or back is None:
-        return
-    image = None
-    path = project.path("back", "image")  # a path outside the project or missing is reported with duelkit.yaml
-    if path is not None and back.image:
-        try:
-            image = read_art(project.root, back.image)
-        except FileProblem as exc:
-            db.problems.append(project.source.problem(exc.code, locate(project.data, ("back", "image")), exc.message,
-                                                      hint=exc.hint))
-    db.back = BackLook(image, back.color, back.text)
+    db.back, problems = read_back(project)
+    db.problems += problems
 
 
 def _board(dataset: DataSet) -> tuple[Board, list[Problem]]:

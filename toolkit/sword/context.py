@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from toolkit.kit.options import PrintOptions
 from toolkit.loading import Located
 from toolkit.problems import Problem
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 from toolkit.sword.model import Build, Draft, Technique
+
+if TYPE_CHECKING:
+    from toolkit.pictures import Art, BackLook
 
 __all__ = ["GAME_ID", "GAME_NAME", "SwordContext", "SwordDatabase"]
 
@@ -22,6 +26,8 @@ class SwordDatabase:
     problems: list[Problem] = field(default_factory=list)
     sources: dict[str, Located[Technique]] = field(default_factory=dict)  # where each technique is written
     name: str = GAME_NAME  # the printed name: the project's `name:` in duelkit.yaml, else the spec's
+    art: dict[str, Art] = field(default_factory=dict)  # each technique's picture (`art:`), by technique id
+    back: BackLook | None = None  # the project's card back (`back:` in duelkit.yaml)
 
     @property
     def has_errors(self) -> bool:

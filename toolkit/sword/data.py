@@ -43,6 +43,11 @@ def load_sword(root: Path) -> SwordDatabase:
     for entry in drafts.values():
         _check_draft(entry, techniques, problems)
     _lint(techniques, drafts, problems)
+    if any(entry.value.art for entry in techniques.values()):  # Pillow is loaded only for a project with art
+        from toolkit.pictures import read_entry_art
+
+        db.art, found = read_entry_art(root, techniques.items())
+        problems += found
     db.problems = sorted(problems, key=Problem.sort_key)
     return db
 

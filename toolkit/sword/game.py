@@ -38,7 +38,7 @@ def _database(data: GameData) -> SwordDatabase:
     return data.database
 
 
-FIGURE_ONLY = ("board", "back", "terms", "statuses")  # duelkit.yaml keys a sword-duel kit does not use yet
+FIGURE_ONLY = ("board", "terms", "statuses")  # duelkit.yaml keys a sword-duel kit does not use yet
 
 
 def _figure_only(project: Project) -> list[Problem]:
@@ -82,6 +82,11 @@ class SwordGame(Game):
         if project is not None:
             database.name = project.settings.name or database.name
             database.problems += _figure_only(project)
+            if project.settings.back is not None:
+                from toolkit.pictures import read_back
+
+                database.back, found = read_back(project)
+                database.problems += found
             if project.settings.fonts:
                 from toolkit.kit.glyphs import load_fonts
 
@@ -103,7 +108,7 @@ class SwordGame(Game):
 
         db = _database(data)
         glyphs = [problem for entry in db.sources.values()
-                  for problem in glyph_warnings(entry.source, entry.data, frozenset({"id", "kind"}))]
+                  for problem in glyph_warnings(entry.source, entry.data, frozenset({"id", "kind", "art"}))]
         return layout_warnings(SwordContext(db, "a4")) + glyphs
 
     def kit_steps(self, data: GameData) -> int:

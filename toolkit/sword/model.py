@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from toolkit.fields import Slug, Text
+from toolkit.fields import RelativePath, Slug, Text
 
 Resource = Literal["momentum", "balance"]
 # What a per-unit bonus counts: one's own resources, or the opponent's.
@@ -204,6 +204,8 @@ class Technique(_Strict):
     rules_text: tuple[Text, ...] = ()  # the card's wording, printed as written
     effects: tuple[Effect, ...] = ()
     evade: EvadeCost
+    # a picture for its card (a path in the project); printed only, so not part of a game's data hash
+    art: RelativePath | None = Field(default=None, exclude=True)
 
 
 class Build(_Strict):

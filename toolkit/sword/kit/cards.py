@@ -4,8 +4,10 @@ cards, one technique card per technique of the draft, and the two role cards."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from toolkit.kit.cards import FRAME, POKER, SAFE, card_face, impose_deck
+from toolkit.kit.art import covering, framed
+from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import Spot
 from toolkit.kit.palette import INK
@@ -43,21 +45,39 @@ from toolkit.sword.kit.common import (
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Move
 
+if TYPE_CHECKING:
+    from toolkit.pictures import Art, BackLook
+
 CARD_W, CARD_H = POKER
 INNER = FRAME  # where card_face draws its frame
 TEXT_X = SAFE + 1.0
 TEXT_W = CARD_W - 2 * TEXT_X
 FOOT_Y = CARD_H - SAFE - 1.0  # footer baseline
+ART_MAX_H = 24.0  # a technique's picture: as tall as the rules text leaves room for, within these bounds
+ART_MIN_H = 12.0
 
 
 # --- backs ---------------------------------------------------------------------------------------------
 
 def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, mark: str = "swords",
-               ink_saver: bool = False, game: str = constants.GAME_NAME) -> list[Shape]:
+               ink_saver: bool = False, game: str = constants.GAME_NAME, look: BackLook | None = None) -> list[Shape]:
     """A back that reads the same after any flip: colour to the bleed, the side's pattern (action cards),
     a frame, and a central medallion with crossed swords (or the side's letter) and the card kind. With
-    `ink_saver`: white paper, the design in outline in the card's colour, no pattern."""
+    `ink_saver`: white paper, the design in outline in the card's colour, no pattern.
+
+    A project's `look` (`back:` in duelkit.yaml): its words replace the game's name; its colour fills the
+    shared backs (an action back keeps its player's colour, the only way to tell the two decks apart); its
+    picture covers the card to its bleed (as on the figure games' backs), an action back keeping its
+    player's letter medallion. Ink saver keeps to the outline design."""
     w, h = CARD_W, CARD_H
+    if look is not None:
+        game = look.text or game
+        if look.color and side is None:
+            fill, ink = look.color, _ink_on(look.color)
+        if look.image is not None and not ink_saver:
+            if side is None:
+                return card_back(w, h, game, kind, fill, look=look)
+            return _picture_action_back(look.image, kind, side)
     if ink_saver:
         fill, ink = "#ffffff", fill if fill.lower() not in ("#ffffff", "#fbf8f1") else SUMI
     items: list[Shape] = [Rect(-BLEED, -BLEED, w + 2 * BLEED, h + 2 * BLEED, filled(fill))]
@@ -77,6 +97,23 @@ def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, m
     items.append(Text(cx, h - SAFE - 4.0, game.upper(), 5.5, "condensed", ink, "middle"))
     if side is not None:
         items.append(Text(cx, SAFE + 6.2, side.name.upper(), 6, "condensed-bold", ink, "middle"))
+    return items
+
+
+def _ink_on(fill: str) -> str:
+    """White or sumi ink, whichever reads on the designer's back colour."""
+    red, green, blue = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return "#ffffff" if 0.299 * red + 0.587 * green + 0.114 * blue < 150 else SUMI
+
+
+def _picture_action_back(picture: Art, kind: str, side: PlayerLook) -> list[Shape]:
+    """The project's picture to the bleed, with the player's letter in a medallion of the player's colour."""
+    w, h = CARD_W, CARD_H
+    cx, cy, r = w / 2, h / 2, w * 0.22
+    items = covering(picture, -BLEED, -BLEED, w + 2 * BLEED, h + 2 * BLEED)
+    items += [Circle(cx, cy, r, filled(side.fill, side.ink, 0.6)),
+              Text(cx, cy + 2.5, side.key, 26, "bold", side.ink, "middle"),
+              Text(cx, cy + r * 0.66, kind.upper(), 5, "condensed-bold", side.ink, "middle")]
     return items
 
 
@@ -213,7 +250,8 @@ def build_action_cards(ctx: SwordContext) -> Component:
             fronts.append(art)
             slug = f"action-{side.key.lower()}-{action.key}"
             component.pieces.append((slug, card_piece(art, CARD_W, CARD_H, f"{side.name} {action.name}")))
-        back = sword_back("Action", side.fill, side.ink, side, mark="letter", ink_saver=_saver(ctx), game=ctx.name)
+        back = sword_back("Action", side.fill, side.ink, side, mark="letter", ink_saver=_saver(ctx), game=ctx.name,
+                          look=ctx.db.back)
         component.pages += impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, f"Action cards {side.name}",
                                        ctx.options)
         component.deck += [(art, back) for art in fronts]
@@ -225,7 +263,10 @@ def build_action_cards(ctx: SwordContext) -> Component:
 
 # --- technique cards -----------------------------------------------------------------------------------
 
-def technique_front(technique: Technique, cuts: Cuts, game: str = constants.GAME_NAME) -> list[Shape]:
+def technique_front(technique: Technique, cuts: Cuts, game: str = constants.GAME_NAME,
+                    picture: Art | None = None) -> list[Shape]:
+    """The technique's card. Its picture (`art:`), if any, sits in a frame under the type tag, as tall as
+    the rules text leaves room for (ART_MIN_H to ART_MAX_H): the text keeps its size where it can."""
     w, h = CARD_W, CARD_H
     items: list[Shape] = card_face(w, h, fill=FACE, frame=SUMI)
     band_h = 16.0
@@ -248,8 +289,15 @@ def technique_front(technique: Technique, cuts: Cuts, game: str = constants.GAME
     items.append(Text(w / 2, tag_y + 2.3 + type_fit.size * PT_TO_MM * 0.36, type_fit.lines[0], type_fit.size,
                       "condensed-bold", VERMILION, "middle"))
 
-    # Flavour: the regular font in a muted colour (the shipped fonts have no italic).
     y = tag_y + 6.4
+    phil_top = 73.0 if technique.philosophy else FOOT_Y - 4.0
+    rules = [split_label(rule) for rule in technique.rules_text]
+    if picture is not None:
+        art_h = _art_height(rules, phil_top - 1.5 - y - (7.8 if technique.flavor else 0.0) - 2.0)
+        items += framed(picture, TEXT_X, y - 1.4, TEXT_W, art_h, SUMI)
+        y += art_h + 0.6
+
+    # Flavour: the regular font in a muted colour (the shipped fonts have no italic).
     if technique.flavor:
         flavor = cuts.block(technique.flavor, TEXT_W - 2, 6.2, "regular", 6.6, 5, technique_where(technique, "flavor"))
         spare = 6.2 - len(flavor.lines) * flavor.line_height()
@@ -259,8 +307,6 @@ def technique_front(technique: Technique, cuts: Cuts, game: str = constants.GAME
     y += 2.0
 
     # Rules text, label run into its line; all lines share one size.
-    phil_top = 73.0 if technique.philosophy else FOOT_Y - 4.0
-    rules = [split_label(rule) for rule in technique.rules_text]
     blocks, cut = fit_labelled(rules, TEXT_W, phil_top - 1.5 - y, 1.6, 8.0, 5.0)
     if cut:
         cuts.cut(technique_where(technique, "rules_text"), " / ".join(technique.rules_text))
@@ -287,15 +333,23 @@ def technique_front(technique: Technique, cuts: Cuts, game: str = constants.GAME
     return items
 
 
+def _art_height(rules: list[tuple[str, str]], room: float) -> float:
+    """How tall a technique's picture may be: the room the rules text leaves at the size it would have
+    without the picture (never below ART_MIN_H: then the text shrinks, and is cut only as it would be)."""
+    blocks, _ = fit_labelled(rules, TEXT_W, room, 1.6, 8.0, 5.0)
+    used = sum(block.height() for block in blocks) + 1.6 * max(0, len(blocks) - 1)
+    return max(ART_MIN_H, min(ART_MAX_H, room - used - 1.0))
+
+
 def build_technique_cards(ctx: SwordContext) -> Component:
     component = Component("sword-techniques", f"{ctx.name}: technique cards")
     cuts = Cuts(ctx.locate)
     fronts = []
     for technique in ctx.db.draft_techniques():
-        art = technique_front(technique, cuts, ctx.name)
+        art = technique_front(technique, cuts, ctx.name, ctx.db.art.get(technique.id))
         fronts.append(art)
         component.pieces.append((f"technique-{technique.id}", card_piece(art, CARD_W, CARD_H, technique.name)))
-    back = sword_back("Technique", SUMI, "#e6dccb", ink_saver=_saver(ctx), game=ctx.name)
+    back = sword_back("Technique", SUMI, "#e6dccb", ink_saver=_saver(ctx), game=ctx.name, look=ctx.db.back)
     if fronts:
         component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, "Technique cards", ctx.options)
     component.deck = [(art, back) for art in fronts]
@@ -367,7 +421,7 @@ def build_role_cards(ctx: SwordContext) -> Component:
         art = role_front(role, cuts)
         fronts.append(art)
         component.pieces.append((f"role-{role}", card_piece(art, CARD_W, CARD_H, ROLE_NAME[role])))
-    back = sword_back("Role", VERMILION, "#ffffff", ink_saver=_saver(ctx), game=ctx.name)
+    back = sword_back("Role", VERMILION, "#ffffff", ink_saver=_saver(ctx), game=ctx.name, look=ctx.db.back)
     component.pages = impose_deck(fronts, [back], CARD_W, CARD_H, ctx.paper, "Role cards", ctx.options)
     component.deck = [(art, back) for art in fronts]
     component.pieces.append(("back-role", card_piece(back, CARD_W, CARD_H, "Role back")))
