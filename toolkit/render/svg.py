@@ -1,13 +1,22 @@
-"""Draw one scene Page as SVG (svgwrite). SVG is y-down like the scene, so nothing is flipped here."""
+"""Draw one scene Page as SVG (svgwrite). SVG is y-down like the scene, so nothing is flipped here.
+
+Each SVG carries the DejaVu faces its text uses as @font-face data URIs, so it looks the same in an editor
+on a machine without DejaVu and its text stays editable. The faces are subsets (fontTools) of Latin-1 and
+common punctuation plus whatever else the page writes: edits in Latin text still find their glyphs, and
+most pages share one subset per face, made once per process (a full face would add ~1 MB per file).
+"""
 
 from __future__ import annotations
 
 import base64
+import io
 import math
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 import svgwrite
 
-from toolkit.render.fonts import SVG_FAMILY, svg_fallback_families
+from toolkit.render.fonts import FONT_DIR, FONT_FILES, SVG_FAMILY, svg_fallback_families
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
@@ -25,6 +34,11 @@ from toolkit.render.scene import (
 )
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
+# always in an embedded face: printable ASCII, Latin-1, dashes, quotes and bullets, and the symbols duelkit's
+# own pieces draw (module icons, stars, arrows, the sword-duel markers), so most pages share one subset
+KIT_SYMBOLS = "−→↓↻↷⇄▲▼◷★☆♀♂⚡✓✕✚➜"
+BASE_CHARACTERS = frozenset([*map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2027)]),
+                             *KIT_SYMBOLS])
 
 
 def _n(value: float) -> str:
@@ -33,15 +47,64 @@ def _n(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def render_svg(page: Page, title: str = "") -> str:
+def render_svg(page: Page, title: str = "", *, embed_fonts: bool = True) -> str:
     drawing = svgwrite.Drawing(size=(f"{_n(page.width)}mm", f"{_n(page.height)}mm"), profile="full",
                                viewBox=f"0 0 {_n(page.width)} {_n(page.height)}", debug=False)
     if title:
         drawing.set_desc(title=title)
+    if embed_fonts:
+        faces = _faces(page.items)
+        if faces:
+            drawing.defs.add(drawing.style(font_faces(faces)))
     clip_ids = iter(range(1, 1_000_000))
     for item in page.items:
         drawing.add(_element(drawing, item, clip_ids))
     return drawing.tostring()
+
+
+def _texts(items: Sequence[Shape]) -> Iterator[Text]:
+    for item in items:
+        if isinstance(item, Text):
+            yield item
+        elif isinstance(item, (Group, Reuse)):
+            yield from _texts(item.items)
+
+
+def _faces(items: Sequence[Shape]) -> dict[str, frozenset[str]]:
+    """The shipped faces the page's text uses, each with the characters written in it beyond the base set."""
+    faces: dict[str, set[str]] = {}
+    for text in _texts(items):
+        faces.setdefault(text.font, set()).update(set(text.text) - BASE_CHARACTERS)
+    return {face: frozenset(faces[face]) for face in FONT_FILES if face in faces}
+
+
+def font_faces(faces: dict[str, frozenset[str]]) -> str:
+    """@font-face rules, one per face, matching the family, weight and stretch the text elements ask for."""
+    rules = []
+    for face, extra in faces.items():
+        family, weight, stretch = SVG_FAMILY[face]
+        rules.append(f"@font-face {{ font-family: '{family}'; font-weight: {weight}; font-stretch: {stretch}; "
+                     f"src: url(data:font/ttf;base64,{_subset_base64(face, extra)}) format('truetype'); }}")
+    return "\n".join(rules)
+
+
+@lru_cache(maxsize=64)
+def _subset_base64(face: str, extra: frozenset[str]) -> str:
+    """The face cut down to the base characters and `extra`, base64 encoded; byte-identical every run."""
+    from fontTools import subset  # only SVG output needs fontTools: keep it out of every other command
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(str(FONT_DIR / FONT_FILES[face]), recalcTimestamp=False)
+    options = subset.Options()
+    options.hinting = False  # screens and editors do without; halves the size
+    options.drop_tables += ["FFTM"]  # FontForge's build stamp: fontTools cannot subset it and would warn
+    options.name_IDs = ["*"]  # keep the copyright and licence strings the DejaVu licence asks to keep
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text="".join(sorted(BASE_CHARACTERS | extra)))
+    subsetter.subset(font)
+    buffer = io.BytesIO()
+    font.save(buffer)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def _style(style: Style) -> dict[str, str]:

@@ -1,7 +1,9 @@
 """The balance report: ratings, top and bottom ten, outliers, and a heatmap of every matchup.
 
 Numbers come from `toolkit.figure.analysis.balance`; this module only lays them out. The heatmap is a raster
-image (one sharp block per matchup) so that a 500-unit database does not mean 250,000 PDF rectangles.
+image (one sharp block per matchup) so that a 500-unit database does not mean 250,000 PDF rectangles. Its
+colours run along viridis, whose lightness only ever grows, so a greyscale print still orders the cells; up
+to LABELLED_MAX units each cell also carries its percentage, in ink that contrasts with the cell.
 """
 
 from __future__ import annotations
@@ -28,16 +30,36 @@ from toolkit.render.scene import Anchor, Group, Image, Line, Page, Rect, Shape, 
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 
 MARGIN = 14.0
-LOW, MID, HIGH = (230, 97, 1), (247, 247, 247), (94, 60, 153)  # orange - white - purple (PuOr, colour-blind safe)
+# viridis at nine even steps (R's viridis(9)): perceptually even, colour-blind safe, lightness monotonic
+VIRIDIS = ((68, 1, 84), (71, 45, 123), (59, 82, 139), (44, 114, 142), (33, 144, 140), (39, 173, 129),
+           (93, 200, 99), (170, 220, 50), (253, 231, 37))
+WARNING = "#e66101"  # the outlier mark beside a rating
+DARK_INK, LIGHT_INK = "#000000", "#ffffff"  # cell numbers: pure black keeps WCAG AA (4.5:1) on mid teal
 MAX_LISTED = 25  # outliers named on the summary page; balance.csv has them all
 LABELLED_MAX = 40  # above this many units the heatmap labels every k-th rank instead of every unit
 
 
 def heat_color(value: float) -> tuple[int, int, int]:
-    """0 (the attacker never wins) is orange, 0.5 white, 1 (always wins) purple."""
-    value = min(1.0, max(0.0, value))
-    start, end, t = (LOW, MID, value * 2) if value < 0.5 else (MID, HIGH, value * 2 - 1)
+    """0 (the attacker never wins) is pale yellow, 1 (always wins) dark violet: more ink, more wins."""
+    position = (1.0 - min(1.0, max(0.0, value))) * (len(VIRIDIS) - 1)
+    k = min(int(position), len(VIRIDIS) - 2)
+    start, end, t = VIRIDIS[k], VIRIDIS[k + 1], position - k
     return tuple(round(a + (b - a) * t) for a, b in zip(start, end, strict=True))  # type: ignore[return-value]
+
+
+def luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG relative luminance (0 black .. 1 white): what a greyscale print keeps of a colour."""
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def cell_ink(rgb: tuple[int, int, int]) -> str:
+    """Black or white, whichever contrasts more with the cell (WCAG contrast ratio)."""
+    light = luminance(rgb)
+    return DARK_INK if (light + 0.05) / 0.05 >= 1.05 / (light + 0.05) else LIGHT_INK
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -87,7 +109,7 @@ def _table(ctx: KitContext, x: float, y: float, width: float, title: str, rating
             size = name.size if value is name.lines[0] else 7
             items.append(Text(x + offset, y, value, size, "bold" if offset == 0 else "regular", INK, anchor))
         if rating.outlier:
-            items.append(Text(x + width + 1.5, y, "!", 7, "bold", _hex(LOW)))
+            items.append(Text(x + width + 1.5, y, "!", 7, "bold", WARNING))
         items.append(Line(x, y + 1.3, x + width, y + 1.3, Style(stroke=RULE, width=0.1)))
     return items, y + 6
 
@@ -134,12 +156,25 @@ def _summary_page(ctx: KitContext, result: Balance, width: float, height: float)
     return page
 
 
+def _cell_numbers(result: Balance, ranked: list[str], left: float, top: float, cell: float) -> list[Shape]:
+    """Each matchup's percentage, whole numbers without the % sign so that "100" fits a 40-unit cell."""
+    font = min(6.0, cell * 2.83465 * 0.8 / 1.95)  # "100" is 1.9 em wide in DejaVu Sans; leave a fifth spare
+    items: list[Shape] = []
+    for row, attacker in enumerate(ranked):
+        i = result.unit_ids.index(attacker)
+        for column, defender in enumerate(ranked):
+            value = result.matrix[i][result.unit_ids.index(defender)].p("attacker_wins")
+            items.append(Text(left + (column + 0.5) * cell, top + (row + 0.5) * cell + font * 0.125,
+                              f"{value * 100:.0f}", font, "regular", cell_ink(heat_color(value)), "middle"))
+    return items
+
+
 def _heatmap_page(result: Balance, width: float, height: float) -> Page:
     page = Page(width, height, label="Balance heatmap")
     n = len(result.unit_ids)
     page.add(Text(MARGIN, MARGIN + 6, "Who beats whom", 14, "bold", INK),
-             Text(MARGIN, MARGIN + 11, "Each cell: the chance the row's unit wins when it attacks the column's "
-                  "unit. Rows and columns in rating order, best first.", 7.5, "regular", MUTED))
+             Text(MARGIN, MARGIN + 11, "Each cell: the chance (%) the row's unit wins attacking the column's "
+                  "unit (darker: more). Rows and columns in rating order, best first.", 7.5, "regular", MUTED))
     label_room = 26.0 if n <= LABELLED_MAX else 8.0
     size = min(width - 2 * MARGIN - label_room, height - MARGIN * 2 - 40 - label_room)
     left, top = MARGIN + label_room, MARGIN + 16 + label_room
@@ -148,6 +183,7 @@ def _heatmap_page(result: Balance, width: float, height: float) -> Page:
     ranked = result.ranked_ids()
     cell = size / max(n, 1)
     if n <= LABELLED_MAX:
+        page.add(*_cell_numbers(result, ranked, left, top, cell))
         font = min(6.0, cell / 0.42)
         for k, uid in enumerate(ranked):
             centre = top + (k + 0.5) * cell + font * 0.15

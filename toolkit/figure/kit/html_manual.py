@@ -149,7 +149,7 @@ def _block(block: Any) -> dict[str, Any]:
                 "classes": [list(c) for c in block.classes], "row_headers": block.row_headers,
                 "compact": block.compact}
     if isinstance(block, Figure):
-        svg = render_svg(block.page).split("?>", 1)[-1].strip()  # inline: drop any XML declaration
+        svg = render_svg(block.page, embed_fonts=False).split("?>", 1)[-1].strip()  # inline: drop any XML declaration
         return {"kind": "figure", "svg": Markup(svg), "caption": block.caption}
     raise TypeError(type(block).__name__)
 

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
-from toolkit.figure.rules.disk import UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, disk_total, ranges, with_upgrade
+from toolkit.figure.rules.disk import (
+    UPGRADE_DAMAGE_BONUS,
+    UPGRADE_STAR_BONUS,
+    disk_total,
+    range_label,
+    ranges,
+    with_upgrade,
+)
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.kit.art import framed
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading, impose_deck
@@ -194,7 +201,7 @@ def _rows(ctx: KitContext, unit: Unit, stage: int) -> tuple[list[_Row], float, i
     def row(index: int, effect_lines: tuple[str, ...], size: float, scale: float) -> _Row:
         low, high = spans[index]
         height = (ROW_BASE + ROW_PAD) * scale + len(effect_lines) * size * PT * 1.18
-        return _Row(f"{low}–{high}" if high > low else str(low), index, unit.disk[index].move, effect_lines, size,
+        return _Row(range_label(low, high), index, unit.disk[index].move, effect_lines, size,
                     _value_text(unit.disk[index], staged[index]), height)
 
     for effect_size in (6.5, 6.0, 5.5, 5.0, 4.5):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
-from toolkit.figure.rules.disk import DISK_TOTAL, ranges
+from toolkit.figure.rules.disk import DISK_TOTAL, range_label, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
@@ -100,7 +100,7 @@ def _wedge_label(move: str, color: Color, low: int, high: int, start: float, ext
     r_letter = radius * 0.58
     letter_size = 16 if chord(r_letter) > 8 else 11
     items.append(Text(0, baseline(r_letter, letter_size), swatch.letter, letter_size, "bold", swatch.ink, "middle"))
-    span = f"{low:02d}-{high:02d}" if low != high else f"{low:02d}"
+    span = range_label(low, high)  # written as the card's table writes it
     # Towards the hub under the letter; a narrow wedge tries smaller type, then the wider band by the rim.
     for r_range, size in ((r_letter - 6.5, 7.5), (r_letter - 6.5, 6.0), ((r_letter + r_name) / 2 + 1.5, 6.0),
                           ((r_letter + r_name) / 2 + 1.5, 5.0)):

@@ -28,6 +28,11 @@ def ranges(disk: Sequence[Segment]) -> list[tuple[int, int]]:
     return result
 
 
+def range_label(low: int, high: int) -> str:
+    """A 1-96 range as every printed piece writes it (card table, spinner): "1–24", or "7" when one wide."""
+    return f"{low}–{high}" if high > low else str(low)
+
+
 def segment_for_roll(disk: Sequence[Segment], roll: int) -> int | None:
     """Index of the segment a 1-96 roll lands on; None for 97-100 (roll again) or out of range."""
     for index, (low, high) in enumerate(ranges(disk)):
