@@ -143,9 +143,10 @@ def _initiative_findings(technique: Technique) -> list[LintFinding]:
     raising = [i for i, e in enumerate(technique.effects) if e.kind == "raise_cap" and e.resource == "balance"]
     return [LintFinding(
         "L003", technique.id, f"{technique.name}: Initiative (Speed + Balance) can reach {constants.ATTRIBUTE_MAX} + "
-        f"{cap(technique, 'balance')} = {highest}, but the initiative tokens go {low_token}-{high_token}",
+        f"{cap(technique, 'balance')} = {highest}, but spec 002's initiative tokens go {low_token}-{high_token}",
         raising[0] if raising else None, False,
-        f"print initiative tokens up to {highest}, or keep the Balance cap at {high_token - constants.ATTRIBUTE_MAX}")]
+        f"duelkit's kit prints tokens up to the highest value the drafted techniques allow ({highest} here); a "
+        f"kit made to the spec's list needs them too, or a Balance cap of {high_token - constants.ATTRIBUTE_MAX}")]
 
 
 def lint_technique(technique: Technique) -> list[LintFinding]:
