@@ -86,24 +86,14 @@ def _iterate(root: _Node, state: GameState, me: int, horizon: int, know: Knowled
         if state.is_terminal() or state.turn >= horizon:
             value = _value(state, me, know)
             break
-        if node.player == CHANCE:
-            outcome = _sample(state, rng)
-            state.apply(outcome)
-            child = node.children.get(outcome)
-            if child is None:
-                child = node.children[outcome] = _new_node(state, know)
-                path.append(child)
-                value = _rollout(state, me, horizon, know, rng)
-                break
-        else:
-            action = _select(node, me)
-            state.apply(action)
-            child = node.children.get(action)
-            if child is None:
-                child = node.children[action] = _new_node(state, know)
-                path.append(child)
-                value = _rollout(state, me, horizon, know, rng)
-                break
+        step = _sample(state, rng) if node.player == CHANCE else _select(node, me)  # a spin, or a choice
+        state.apply(step)
+        child = node.children.get(step)
+        if child is None:
+            child = node.children[step] = _new_node(state, know)
+            path.append(child)
+            value = _rollout(state, me, horizon, know, rng)
+            break
         path.append(child)
         node = child
     for visited in path:
