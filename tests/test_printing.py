@@ -329,12 +329,20 @@ def text_sizes(pdf_path: Path, pages: slice = slice(None)) -> list[float]:
     return sizes
 
 
-def test_print_test_states_the_smallest_text_measured_and_quick_reference_is_readable(tmp_path: Path) -> None:
-    assert main(["build", "--game", "duel-protocol", "--out", str(tmp_path)]) == 0
-    kit = tmp_path / "duel-protocol"
-    parts = [p for p in sorted(kit.glob("*.pdf")) if p.name not in ("kit.pdf", "print-test.pdf")]
+@pytest.mark.parametrize(("game", "test_pdf", "reference_pdf"), [
+    ("duel-protocol", "print-test.pdf", "quick-reference.pdf"),
+    ("sword-duel", "sword-print-test.pdf", "sword-reference.pdf")])
+def test_print_test_states_the_smallest_text_measured_and_quick_reference_is_readable(
+        tmp_path: Path, game: str, test_pdf: str, reference_pdf: str) -> None:
+    assert main(["build", "--game", game, "--out", str(tmp_path)]) == 0
+    kit = tmp_path / game
+    parts = [p for p in sorted(kit.glob("*.pdf")) if p.name not in ("kit.pdf", test_pdf)]
+    assert len(parts) >= 5
     smallest = min(size for part in parts for size in text_sizes(part))
-    stated = re.search(r"smallest text in this kit is ([\d.]+) pt", " ".join(page_texts(kit / "print-test.pdf")))
+    test_text = page_texts(kit / test_pdf)
+    stated = re.search(r"smallest text in this kit is ([\d.]+) pt", " ".join(test_text))
     assert stated
     assert float(stated.group(1)) == pytest.approx(smallest, abs=0.05)
-    assert min(text_sizes(kit / "quick-reference.pdf")) >= 6.5
+    assert "100 mm" in test_text[0]
+    assert "80 × 50 mm" in test_text[0]
+    assert min(text_sizes(kit / reference_pdf)) >= 6.5

@@ -295,14 +295,15 @@ CARD_COMPONENTS = ("sword-cards",)
 
 @pytest.fixture(scope="module")
 def kit(ctx: SwordContext) -> list[Component]:
-    return build_sword_components(ctx)
+    return list(build_sword_components(ctx))
 
 
 def test_every_page_renders_on_the_chosen_paper(ctx: SwordContext, kit: list[Component]) -> None:
     width, height = PAPER_SIZES[ctx.paper]
     pages = [page for component in kit for page in component.pages]
-    # 22 cards: 3 sheets of 8 on A4, 4 of 6 on Letter (front and back each); tokens take 2 pages on Letter
-    assert len(pages) == {"a4": 13, "letter": 16}[ctx.paper]
+    # the print test (2 pages); 22 cards: 3 sheets of 8 on A4, 4 of 6 on Letter (front and back each);
+    # tokens take 2 pages on Letter
+    assert len(pages) == {"a4": 15, "letter": 18}[ctx.paper]
     cards = next(component for component in kit if component.name == "sword-cards")
     assert len(cards.deck) == 22
     assert len(cards.pages) == 2 * -(-22 // card_grid(ctx.paper, CARD_W, CARD_H).per_sheet)
@@ -385,3 +386,22 @@ def test_mats_carry_a_turn_track_with_the_honor_turns_marked(monkeypatch) -> Non
             numbers = [str(turn) for turn in range(1, constants.TURN_LIMIT + 1)]
             assert all(number in words for number in numbers)
         assert not mats.warnings
+
+
+def test_the_kit_starts_with_its_own_print_test(ctx: SwordContext, kit: list[Component]) -> None:
+    """Printed first, with the colours this kit prints (each with its letter), mirrored duplex marks, and the
+    smallest text of the rest of the kit stated as measured."""
+    assert kit[0].name == "sword-print-test"
+    front, back = kit[0].pages
+    assert (front.side, back.side) == ("front", "back")
+    printed = texts(front.items)
+    assert {side.key for side in LOOKS} | {"C", "D", "1", "2", "3"} <= set(printed)
+    assert "Range: Close" in printed
+    smallest = min(item.size for part in kit[1:] for page in part.pages for item in leaves(page.items)
+                   if isinstance(item, Text) and item.text.strip())
+    assert f"smallest text in this kit is {smallest:.1f} pt" in words(" ".join(printed))
+    width = PAPER_SIZES[ctx.paper][0]
+    marks = [sorted((round(c.cx, 3), round(c.cy, 3)) for c in leaves(page.items) if isinstance(c, Circle)
+                    and c.r == 3.0) for page in (front, back)]
+    assert len(marks[0]) == 2
+    assert sorted((round(width - x, 3), y) for x, y in marks[0]) == marks[1]

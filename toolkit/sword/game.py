@@ -115,7 +115,7 @@ class SwordGame(Game):
         del data  # the same generators run for every sword-duel project
         from toolkit.sword.kit.build import SWORD_GENERATORS
 
-        return 2 * len(SWORD_GENERATORS)
+        return 2 * (len(SWORD_GENERATORS) + 1)  # and the print test
 
     def export_set(self, data: GameData) -> ExportSet:
         from toolkit.sword.context import SwordContext
@@ -132,18 +132,14 @@ class SwordGame(Game):
                   squads: tuple[str, ...] = (), options: PrintOptions | None = None,
                   only: Collection[str] = ()) -> list[Component]:
         from toolkit.sword.context import SwordContext
-        from toolkit.sword.kit.build import SWORD_GENERATORS, SWORD_PARTS
+        from toolkit.sword.kit.build import build_sword_components
 
         del with_balance  # no balance report: see `balance`
         if squads:
             raise UsageError("sword-duel has no squads: leave out --squads")
         context = SwordContext(_database(data), paper, options or PrintOptions())
         components = []
-        generators = {SWORD_PARTS[part] for part in only if part in SWORD_PARTS}
-        for name, generate in SWORD_GENERATORS:
-            if only and name not in generators:
-                continue
-            component = generate(context)
+        for component in build_sword_components(context, only):
             advance(f"{self.id}: {component.name}")
             components.append(component)
         return components

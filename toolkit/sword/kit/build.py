@@ -3,6 +3,8 @@
 Each generator takes a `SwordContext` and returns a `Component` (imposed pages for the PDF, one unimposed
 page per card or sheet for SVG, and an R001 warning for any text that had to be cut short):
 
+- `build_print_test`: scale, colours, fine lines and duplex alignment, and the smallest text measured
+  from the rest of the kit (so it is built last and printed first).
 - `build_cards`: every card below packed onto as few sheets as they fill (what the kit prints).
 - `build_action_cards`: 2 x 5 action cards (Attack, Defend, Advance, Retreat, Insight), one set per player,
   told apart by colour, letter and pattern; each set on its own sheets with that player's back.
@@ -21,19 +23,21 @@ The spec's numbers (starting resources, caps, movement effects, the honor turn, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
 
 from toolkit.kit.component import Component
+from toolkit.kit.measure import smallest_text
 from toolkit.problems import Problem
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.cards import build_action_cards, build_cards, build_role_cards, build_technique_cards
+from toolkit.sword.kit.print_test import build_print_test
 from toolkit.sword.kit.reference import build_draft_sheet, build_quick_reference
 from toolkit.sword.kit.sheets import build_attribute_sheets, build_player_mats
 from toolkit.sword.kit.tokens import build_tokens
 
 SwordGenerator = Callable[[SwordContext], Component]
 
-# Print order: the cards, the pieces, the play sheets, then the setup and reference sheets.
+# Print order after the print test: the cards, the pieces, the play sheets, then the setup and reference sheets.
 SWORD_GENERATORS: tuple[tuple[str, SwordGenerator], ...] = (
     ("cards", build_cards),
     ("tokens", build_tokens),
@@ -43,14 +47,22 @@ SWORD_GENERATORS: tuple[tuple[str, SwordGenerator], ...] = (
     ("quick-reference", build_quick_reference),
 )
 # The component (and so the PDF, `<part>.pdf`) each generator makes: the names `build --only` accepts.
-SWORD_PARTS: dict[str, str] = {"sword-cards": "cards", "sword-tokens": "tokens", "sword-mats": "mats",
-                               "sword-attributes": "attributes", "sword-draft": "draft",
+PRINT_TEST = "print-test"
+SWORD_PARTS: dict[str, str] = {"sword-print-test": PRINT_TEST, "sword-cards": "cards", "sword-tokens": "tokens",
+                               "sword-mats": "mats", "sword-attributes": "attributes", "sword-draft": "draft",
                                "sword-reference": "quick-reference"}
 
 
-def build_sword_components(ctx: SwordContext) -> list[Component]:
-    """Every component of the sword-duel kit, in print order."""
-    return [generate(ctx) for _, generate in SWORD_GENERATORS]
+def build_sword_components(ctx: SwordContext, only: Collection[str] = ()) -> Iterator[Component]:
+    """Each component of the kit in print order (only the parts named in `only`, when given); a generator
+    so a caller can show progress. The print test states the kit's smallest text, so with it every other
+    part is laid out to measure."""
+    wanted = {SWORD_PARTS[part] for part in only if part in SWORD_PARTS}
+    with_test = not only or PRINT_TEST in wanted
+    rest = [(name, generate(ctx)) for name, generate in SWORD_GENERATORS if with_test or name in wanted]
+    if with_test:
+        yield build_print_test(ctx, smallest_text(page for _, part in rest for page in part.pages))
+    yield from (component for name, component in rest if not only or name in wanted)
 
 
 def layout_warnings(ctx: SwordContext) -> list[Problem]:
@@ -67,6 +79,7 @@ __all__ = [
     "build_cards",
     "build_draft_sheet",
     "build_player_mats",
+    "build_print_test",
     "build_quick_reference",
     "build_role_cards",
     "build_sword_components",

@@ -232,6 +232,8 @@ def range_table(start: Range) -> dict[tuple[Move, Move], Range]:
 
 TABLE_HEAD_W = 17.0
 CELL_H = 10.0
+HEADER_H = 7.0  # the column heads, with "you" and "them" stacked in the corner
+SMALLEST = 6.5  # pt: nothing on the quick reference is smaller (issue 14: readable aids)
 
 
 def draw_range_table(start: Range, x: float, y: float, width: float,
@@ -242,13 +244,13 @@ def draw_range_table(start: Range, x: float, y: float, width: float,
     items: list[Shape] = [Rect(x, y, width, 7.0, filled(SUMI, None), radius=1.0)]
     items.append(Text(x + width / 2, y + 4.9, f"From {RANGE_NAME[start]}", 9, "bold", "#ffffff", "middle"))
     y += 7.0
-    items.append(Rect(x, y, width, 6.0, filled(TINT, None)))
-    items.append(Text(x + 1.2, y + 2.6, "you ↓", 5.2, "condensed", MUTED_INK))
-    items.append(Text(x + TABLE_HEAD_W - 1.0, y + 5.3, "them →", 5.2, "condensed", MUTED_INK, "end"))
+    items.append(Rect(x, y, width, HEADER_H, filled(TINT, None)))
+    items.append(Text(x + 1.0, y + 2.9, "you ↓", SMALLEST, "condensed", MUTED_INK))
+    items.append(Text(x + TABLE_HEAD_W - 0.8, y + 6.1, "them →", SMALLEST, "condensed", MUTED_INK, "end"))
     for col, theirs in enumerate(MOVE_ORDER):
         cx = x + TABLE_HEAD_W + (col + 0.5) * cell_w
-        items.append(Text(cx, y + 4.1, MOVE_NAME[theirs], 7.5, "condensed-bold", SUMI, "middle"))
-    y += 6.0
+        items.append(Text(cx, y + 4.6, MOVE_NAME[theirs], 7.5, "condensed-bold", SUMI, "middle"))
+    y += HEADER_H
     cells: dict[tuple[Move, Move], Text] = {}
     table = range_table(start)
     for row, mine in enumerate(MOVE_ORDER):
@@ -266,9 +268,9 @@ def draw_range_table(start: Range, x: float, y: float, width: float,
             items.append(text)
             if changed:
                 closer = RANGE_ORDER.index(result) > RANGE_ORDER.index(start)
-                items.append(Text(cx + cell_w - 1.2, ry + 2.9, "▲" if closer else "▼", 4.5, "regular", VERMILION,
+                items.append(Text(cx + cell_w - 1.2, ry + 2.9, "▲" if closer else "▼", SMALLEST, "regular", VERMILION,
                                   "end"))
-    items.append(Rect(x, y - 6.0, width, 6.0 + 3 * cell_h, Style(stroke=SUMI, width=0.35)))
+    items.append(Rect(x, y - HEADER_H, width, HEADER_H + 3 * cell_h, Style(stroke=SUMI, width=0.35)))
     return items, cells
 
 
@@ -374,7 +376,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
     y += 8.0
     note = ("Rows: your movement card; columns: your opponent's. No movement card counts as Stay. "
             "▲ closer, ▼ farther; bold: the range changes.")
-    fitted = cuts.block(note, inner, 7.0, "regular", 7.5, 5.5, "quick reference")
+    fitted = cuts.block(note, inner, 7.0, "regular", 7.5, SMALLEST, "quick reference")
     page.add(*text_top(fitted, m, y, "regular", MUTED_INK))
     y += len(fitted.lines) * fitted.line_height() + 2.0
     gap = 6.0
@@ -385,7 +387,7 @@ def quick_reference_page(ctx: SwordContext, cuts: Cuts) -> tuple[Page, dict[Rang
         items, cells = draw_range_table(start, m + index * (table_w + gap), y, table_w, cell_h)
         page.add(*items)
         all_cells[start] = cells
-    y += 7.0 + 6.0 + 3 * cell_h + 5.0
+    y += 7.0 + HEADER_H + 3 * cell_h + 5.0
 
     honor = (f"Honor is checked before position: playing Retreat on turn {constants.HONOR_TURN} or later loses at "
              f"once by "
