@@ -32,9 +32,12 @@ def with_sheet_cells(project: Path, problems: list[Problem]) -> list[Problem]:
     units: dict[str, Any] = found if isinstance(found, dict) else {}
     root = project.resolve()
     current: dict[str, list[tuple[int, int, int, str]] | None] = {}
+    relatives: dict[str, str | None] = {}  # a file has many problems: resolve its path once
     annotated = []
     for problem in problems:
-        relative = _relative(problem.file, root)
+        if problem.file not in relatives:
+            relatives[problem.file] = _relative(problem.file, root)
+        relative = relatives[problem.file]
         if relative is not None and relative not in current:
             current[relative] = _cells_if_unchanged(root / relative, units.get(relative))
         cells = current.get(relative) if relative is not None else None

@@ -90,9 +90,15 @@ EFFECT_TERMS = ("data_disk", "hangar", "wait", "module", "modules", "player", "p
                 "schematic", "unit_class")
 
 
+@cache
+def _word_pattern(word: str) -> re.Pattern[str]:
+    """Compiled once per word: validation asks about the same few dozen words for every segment."""
+    return re.compile(r"\b" + re.escape(word) + r"(?:s|d|ed)?\b", re.IGNORECASE)
+
+
 def _mentions(text: str, word: str) -> bool:
     """Whether `text` uses `word`, also inflected (Burn: Burns, Burned), case-insensitively."""
-    return re.search(r"\b" + re.escape(word) + r"(?:s|d|ed)?\b", text, re.IGNORECASE) is not None
+    return _word_pattern(word).search(text) is not None
 
 
 def named_statuses(text: str, names: Mapping[str, str]) -> list[str]:
@@ -103,17 +109,31 @@ def named_statuses(text: str, names: Mapping[str, str]) -> list[str]:
 def foreign_words(text: str, theme: Theme) -> list[tuple[Theme, str, str]]:
     """Words of other themes that `text` uses and this theme does not: (other theme, what the word names
     (a status id or a term), the word)."""
-    own = theme.vocabulary()
     found: list[tuple[Theme, str, str]] = []
-    for other_id in theme_ids():
-        if other_id == theme.id:
-            continue
-        other = load_theme(other_id)
-        words = [*sorted(other.statuses.items()), *((term, getattr(other.terms, term)) for term in EFFECT_TERMS)]
-        for meaning, word in words:
-            if word.lower() not in own and _mentions(text, word) and all(word != seen for _, _, seen in found):
-                found.append((other, meaning, word))
+    for other, meaning, word in _foreign_candidates(theme):
+        if _mentions(text, word) and all(word != seen for _, _, seen in found):
+            found.append((other, meaning, word))
     return found
+
+
+def _foreign_candidates(theme: Theme) -> list[tuple[Theme, str, str]]:
+    """Every other theme's status and term words that this theme does not use, in the order reported."""
+    key = (theme.id, frozenset(theme.vocabulary()))
+    cached = _CANDIDATES.get(key)
+    if cached is None:
+        own = key[1]
+        cached = []
+        for other_id in theme_ids():
+            if other_id == theme.id:
+                continue
+            other = load_theme(other_id)
+            words = [*sorted(other.statuses.items()), *((term, getattr(other.terms, term)) for term in EFFECT_TERMS)]
+            cached += [(other, meaning, word) for meaning, word in words if word.lower() not in own]
+        _CANDIDATES[key] = cached
+    return cached
+
+
+_CANDIDATES: dict[tuple[str, frozenset[str]], list[tuple[Theme, str, str]]] = {}  # a project's terms may differ
 
 
 def theme_ids() -> list[str]:
