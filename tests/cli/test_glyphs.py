@@ -12,9 +12,8 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2
 import pytest
-from fontTools.fontBuilder import FontBuilder
-from fontTools.pens.ttGlyphPen import TTGlyphPen
 
+from tests.render.tiny_font import tiny_font
 from toolkit.cli import main
 from toolkit.render.fonts import display_order, font_runs, missing_glyphs, use_fallback_fonts
 
@@ -31,30 +30,6 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def _no_fallbacks_left_behind() -> Iterator[None]:
     yield
     use_fallback_fonts(())  # the fallback fonts are process-wide, like reportlab's font registry
-
-
-def _font(path: Path, chars: str, family: str = "Test Fallback") -> None:
-    """A tiny TrueType font with a square glyph for each of `chars`."""
-    names = [".notdef", *(f"g{ord(ch):x}" for ch in chars)]
-    builder = FontBuilder(1000, isTTF=True)
-    builder.setupGlyphOrder(names)
-    builder.setupCharacterMap({ord(ch): f"g{ord(ch):x}" for ch in chars})
-    glyphs = {}
-    for name in names:
-        pen = TTGlyphPen(None)
-        pen.moveTo((100, 0))
-        pen.lineTo((100, 700))
-        pen.lineTo((800, 700))
-        pen.lineTo((800, 0))
-        pen.closePath()
-        glyphs[name] = pen.glyph()
-    builder.setupGlyf(glyphs)
-    builder.setupHorizontalMetrics({name: (900, 100) for name in names})
-    builder.setupHorizontalHeader(ascent=800, descent=-200)
-    builder.setupNameTable({"familyName": family, "styleName": "Regular"})
-    builder.setupOS2()
-    builder.setupPost()
-    builder.save(str(path))
 
 
 def _name_unit(project: Path, name: str) -> None:
@@ -92,7 +67,7 @@ def test_the_projects_name_and_words_are_checked_too(capsys, base_project: Path)
 
 def test_a_fallback_font_draws_what_dejavu_lacks_glyph_by_glyph(capsys, base_project: Path) -> None:
     (base_project / "fonts").mkdir()
-    _font(base_project / "fonts" / "extra.ttf", JAPANESE)
+    tiny_font(base_project / "fonts" / "extra.ttf", JAPANESE)
     (base_project / "duelkit.yaml").write_text("theme: duel-protocol\nfonts: [fonts/extra.ttf]\n")
     _name_unit(base_project, f"Alpha {JAPANESE}")
     code, problems = _problems(capsys, base_project)

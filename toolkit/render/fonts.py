@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import cast
@@ -44,12 +45,23 @@ class FontFileError(ValueError):
     """A fallback font reportlab cannot use (not TrueType, PostScript outlines, a broken file)."""
 
 
-_fallbacks: tuple[tuple[str, frozenset[int]], ...] = ()  # (PDF name, characters it has), in the project's order
+@dataclass(frozen=True)
+class FallbackFont:
+    """A project's fallback font as registered: its PDF name (the name `font_runs` gives its runs), the family
+    name its name table gives, the characters it draws, and the file's bytes (SVG embeds subsets of them)."""
+
+    pdf_name: str
+    family: str
+    chars: frozenset[int] = field(repr=False)
+    data: bytes = field(repr=False)
+
+
+_fallbacks: tuple[FallbackFont, ...] = ()  # in the project's order: the first that has a character draws it
 
 
 @cache
-def _register_fallback(data: bytes) -> tuple[str, frozenset[int], str]:
-    """Register a font once per content; returns its PDF name, characters and family name."""
+def _register_fallback(data: bytes) -> FallbackFont:
+    """Register a font once per content (with reportlab, which draws it in PDFs)."""
     import hashlib
 
     name = "Duelkit-Fallback-" + hashlib.sha1(data).hexdigest()[:12]
@@ -60,32 +72,28 @@ def _register_fallback(data: bytes) -> tuple[str, frozenset[int], str]:
     pdfmetrics.registerFont(font)
     family = font.face.familyName.decode("utf-8", "replace") if isinstance(font.face.familyName, bytes) \
         else str(font.face.familyName)
-    return name, frozenset(font.face.charToGlyph), family
+    return FallbackFont(name, family, frozenset(font.face.charToGlyph), data)
 
 
 def check_font(data: bytes) -> str:
     """The family name of a usable TrueType/OpenType (TrueType outlines) font; FontFileError otherwise."""
-    return _register_fallback(data)[2]
+    return _register_fallback(data).family
 
 
 def use_fallback_fonts(fonts: Sequence[bytes]) -> None:
     """Use these fonts, in order, for every character DejaVu lacks (invalid ones must be left out first)."""
     global _fallbacks
-    chosen = tuple(_register_fallback(data)[:2] for data in fonts)
+    chosen = tuple(_register_fallback(data) for data in fonts)
     if chosen != _fallbacks:
         _fallbacks = chosen
-        _SVG_FALLBACK_FAMILIES[:] = [_register_fallback(data)[2] for data in fonts]
         missing_glyphs.cache_clear()
         text_width.cache_clear()
         font_runs.cache_clear()
 
 
-_SVG_FALLBACK_FAMILIES: list[str] = []
-
-
-def svg_fallback_families() -> list[str]:
-    """The fallback fonts' family names: the SVG's font-family list falls back to them glyph by glyph."""
-    return list(_SVG_FALLBACK_FAMILIES)
+def fallback_fonts() -> tuple[FallbackFont, ...]:
+    """The fallback fonts in use, in order (the SVG names them after DejaVu and embeds those a page draws with)."""
+    return _fallbacks
 
 
 @cache
@@ -102,7 +110,7 @@ def _charmap(font: FontName) -> frozenset[int]:
 
 
 def _fallback_for(code: int) -> str | None:
-    return next((name for name, chars in _fallbacks if code in chars), None)
+    return next((font.pdf_name for font in _fallbacks if code in font.chars), None)
 
 
 @lru_cache(maxsize=16384)

@@ -4,19 +4,23 @@ Each SVG carries the DejaVu faces its text uses as @font-face data URIs, so it l
 on a machine without DejaVu and its text stays editable. The faces are subsets (fontTools) of Latin-1 and
 common punctuation plus whatever else the page writes: edits in Latin text still find their glyphs, and
 most pages share one subset per face, made once per process (a full face would add ~1 MB per file).
+A project's fallback fonts are embedded the same way, each cut down to the characters the page draws with it.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import logging
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import svgwrite
 
-from toolkit.render.fonts import FONT_DIR, FONT_FILES, SVG_FAMILY, svg_fallback_families
+from toolkit.render.fonts import FONT_DIR, FONT_FILES, SVG_FAMILY, FallbackFont, fallback_fonts, font_runs
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
@@ -39,6 +43,10 @@ _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
 KIT_SYMBOLS = "−→↓↻↷⇄▲▼◷★☆♀♂⚡✓✕✚➜"
 BASE_CHARACTERS = frozenset([*map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x100), *range(0x2010, 0x2027)]),
                              *KIT_SYMBOLS])
+SHIPPED_FAMILIES = frozenset(family.casefold() for family, _, _ in SVG_FAMILY.values())
+
+if TYPE_CHECKING:
+    from fontTools.ttLib import TTFont
 
 
 def _n(value: float) -> str:
@@ -53,9 +61,10 @@ def render_svg(page: Page, title: str = "", *, embed_fonts: bool = True) -> str:
     if title:
         drawing.set_desc(title=title)
     if embed_fonts:
-        faces = _faces(page.items)
-        if faces:
-            drawing.defs.add(drawing.style(font_faces(faces)))
+        texts = list(_texts(page.items))
+        rules = [*font_faces(_faces(texts)), *fallback_font_faces(_fallback_faces(texts))]
+        if rules:
+            drawing.defs.add(drawing.style("\n".join(rules)))
     clip_ids = iter(range(1, 1_000_000))
     for item in page.items:
         drawing.add(_element(drawing, item, clip_ids))
@@ -70,41 +79,137 @@ def _texts(items: Sequence[Shape]) -> Iterator[Text]:
             yield from _texts(item.items)
 
 
-def _faces(items: Sequence[Shape]) -> dict[str, frozenset[str]]:
+def _faces(texts: Iterable[Text]) -> dict[str, frozenset[str]]:
     """The shipped faces the page's text uses, each with the characters written in it beyond the base set."""
     faces: dict[str, set[str]] = {}
-    for text in _texts(items):
+    for text in texts:
         faces.setdefault(text.font, set()).update(set(text.text) - BASE_CHARACTERS)
     return {face: frozenset(faces[face]) for face in FONT_FILES if face in faces}
 
 
-def font_faces(faces: dict[str, frozenset[str]]) -> str:
+def font_faces(faces: dict[str, frozenset[str]]) -> list[str]:
     """@font-face rules, one per face, matching the family, weight and stretch the text elements ask for."""
     rules = []
     for face, extra in faces.items():
         family, weight, stretch = SVG_FAMILY[face]
         rules.append(f"@font-face {{ font-family: '{family}'; font-weight: {weight}; font-stretch: {stretch}; "
                      f"src: url(data:font/ttf;base64,{_subset_base64(face, extra)}) format('truetype'); }}")
-    return "\n".join(rules)
+    return rules
 
 
 @lru_cache(maxsize=64)
 def _subset_base64(face: str, extra: frozenset[str]) -> str:
     """The face cut down to the base characters and `extra`, base64 encoded; byte-identical every run."""
-    from fontTools import subset  # only SVG output needs fontTools: keep it out of every other command
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # only SVG output needs fontTools: keep it out of every other command
 
     font = TTFont(str(FONT_DIR / FONT_FILES[face]), recalcTimestamp=False)
+    return base64.b64encode(_subset(font, BASE_CHARACTERS | extra)).decode("ascii")
+
+
+def _subset(font: TTFont, characters: frozenset[str]) -> bytes:
+    """The font's glyphs for `characters` (and what they need: accents, ligatures) as a TrueType file."""
+    from fontTools import subset
+
     options = subset.Options()
     options.hinting = False  # screens and editors do without; halves the size
     options.drop_tables += ["FFTM"]  # FontForge's build stamp: fontTools cannot subset it and would warn
-    options.name_IDs = ["*"]  # keep the copyright and licence strings the DejaVu licence asks to keep
+    options.name_IDs = ["*"]  # keep the copyright and licence strings the fonts' licences ask to keep
     subsetter = subset.Subsetter(options)
-    subsetter.populate(text="".join(sorted(BASE_CHARACTERS | extra)))
-    subsetter.subset(font)
+    subsetter.populate(text="".join(sorted(characters)))
+    with _fonttools_quiet():
+        subsetter.subset(font)
     buffer = io.BytesIO()
     font.save(buffer)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    return buffer.getvalue()
+
+
+@contextmanager
+def _fonttools_quiet() -> Iterator[None]:
+    """fontTools logs each table it cannot subset (and drops) to stderr; a project's font names them, and
+    untrusted text never reaches the terminal raw. The subset is the same without the message."""
+    logger = logging.getLogger("fontTools")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def svg_family(font: FallbackFont) -> str:
+    """The family name the SVG gives a fallback font: its own (an editor with the font installed names it), unless
+    that cannot sit in a quoted CSS string inside the style's CDATA (a quote, a backslash, a control character,
+    ']]>'), is empty, or is a shipped family (the fallback face would compete with DejaVu's): then a neutral one."""
+    family = font.family
+    if (family.strip() and family.isprintable() and not any(bad in family for bad in ("'", "\\", "]]>"))
+            and family.casefold() not in SHIPPED_FAMILIES):
+        return family
+    return font.pdf_name.replace("-", " ")  # 'Duelkit Fallback 0123456789ab': one per font file
+
+
+def _fallback_faces(texts: Iterable[Text]) -> dict[FallbackFont, frozenset[str]]:
+    """The project's fallback fonts the page's text falls to (`font_runs`), each with the characters it draws."""
+    fonts = {font.pdf_name: font for font in fallback_fonts()}
+    if not fonts:
+        return {}
+    used: dict[str, set[str]] = {}
+    for text in texts:
+        for name, run in font_runs(text.text, text.font):
+            if name in fonts:
+                used.setdefault(name, set()).update(run)
+    return {font: frozenset(used[name]) for name, font in fonts.items() if name in used}
+
+
+def fallback_font_faces(faces: dict[FallbackFont, frozenset[str]]) -> list[str]:
+    """@font-face rules, one per fallback font, under the family the text elements list. A fallback font has one
+    weight and width, which the PDF draws for bold and condensed text alike: declaring the full ranges lets
+    that face match every text element without the viewer faking bold. unicode-range keeps two fallbacks
+    of one family apart (each draws only the characters it is used for)."""
+    return [f"@font-face {{ font-family: '{svg_family(font)}'; font-weight: 100 900; font-stretch: 50% 200%; "
+            f"unicode-range: {_unicode_range(characters)}; "
+            f"src: url(data:font/ttf;base64,{_fallback_base64(font, characters)}) format('truetype'); }}"
+            for font, characters in faces.items()]
+
+
+def _unicode_range(characters: frozenset[str]) -> str:
+    """'U+41-43, U+8A9E': the characters as CSS code point ranges, consecutive ones merged."""
+    ranges: list[list[int]] = []
+    for code in sorted(map(ord, characters)):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return ", ".join(f"U+{low:X}" if low == high else f"U+{low:X}-{high:X}" for low, high in ranges)
+
+
+@lru_cache(maxsize=256)
+def _fallback_base64(font: FallbackFont, characters: frozenset[str]) -> str:
+    """The subset base64 encoded, or the whole file should fontTools fail on a font reportlab accepted (or
+    leave a character out): bigger, never missing."""
+    subset = fallback_subset(font, characters)
+    return _whole_font_base64(font) if subset is None else base64.b64encode(subset).decode("ascii")
+
+
+@lru_cache(maxsize=8)
+def _whole_font_base64(font: FallbackFont) -> str:
+    """One copy per font, however many pages embed it whole (a CJK font is megabytes)."""
+    return base64.b64encode(font.data).decode("ascii")
+
+
+def fallback_subset(font: FallbackFont, characters: frozenset[str]) -> bytes | None:
+    """The fallback font cut down to `characters`, byte-identical every run; None when fontTools cannot make a
+    subset holding every one of them."""
+    from fontTools.ttLib import TTFont
+
+    try:
+        # a collection (.ttc): reportlab draws its first font, so that is the one to cut down
+        parsed = TTFont(io.BytesIO(font.data), recalcTimestamp=False,
+                        fontNumber=0 if font.data[:4] == b"ttcf" else -1)
+        data = _subset(parsed, characters)
+        cmap = TTFont(io.BytesIO(data)).getBestCmap() or {}
+    except Exception:  # any fontTools failure on an odd font
+        return None
+    return data if all(ord(ch) in cmap for ch in characters) else None
 
 
 def _style(style: Style) -> dict[str, str]:
@@ -155,7 +260,7 @@ def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):  # noqa: C901 - 
     if isinstance(item, Text):
         family, weight, stretch = SVG_FAMILY[item.font]
         # the viewer falls back glyph by glyph through the list, and orders right-to-left text itself
-        families = "".join(f"'{name}', " for name in (family, *svg_fallback_families()) if "'" not in name)
+        families = "".join(f"'{name}', " for name in (family, *map(svg_family, fallback_fonts())))
         return drawing.text(item.text, insert=(_n(item.x), _n(item.y)), fill=item.color,
                             font_family=f"{families}sans-serif", font_weight=weight, font_stretch=stretch,
                             font_size=_n(item.size * PT_TO_MM), text_anchor=_ANCHOR[item.anchor])
