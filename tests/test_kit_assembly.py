@@ -86,3 +86,25 @@ def test_a_render_cache_draws_again_only_what_changed() -> None:
     assert changed["board.pdf"] == first["board.pdf"]
     assert changed["cards.pdf"] != first["cards.pdf"]
     assert changed == kit_files([part("cards", "two"), part("board", "board")], "Game", svg=False)  # as drawn anew
+
+
+def test_a_render_cache_draws_again_when_the_projects_fonts_change(tmp_path) -> None:
+    """`duelkit watch` after an edit of `fonts:`: the same scene in another font is another file."""
+    from tests.render.tiny_font import tiny_font
+    from toolkit.kit.component import Component
+    from toolkit.output import RenderCache, kit_files
+    from toolkit.render.fonts import use_fallback_fonts
+
+    parts = [Component("cards", "Cards", pages=[Page(100, 100, [Text(10, 10, "語", 9)])])]
+    cache = RenderCache()
+    kit_files(parts, "Game", svg=True, cache=cache)
+    font = tiny_font(tmp_path / "extra.ttf", "語")
+    try:
+        use_fallback_fonts([font])
+        cache.start()
+        with_font = kit_files(parts, "Game", svg=True, cache=cache)
+        assert "cards.pdf" in cache.drawn
+        assert "kit.pdf" in cache.drawn
+        assert with_font == kit_files(parts, "Game", svg=True)  # as drawn anew with the font
+    finally:
+        use_fallback_fonts(())

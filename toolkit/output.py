@@ -31,6 +31,7 @@ from toolkit.kit.options import PrintOptions
 from toolkit.kit.plan import component_pages, kit_layout
 from toolkit.problems import DuelkitError
 from toolkit.render.assemble import assemble_pdf
+from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Page
 from toolkit.render.svg import render_svg
@@ -110,9 +111,11 @@ def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, 
 
 
 def scene_fingerprint(title: str, pages: Sequence[Page]) -> int:
-    """What a file is drawn from, as one number: scene items are frozen dataclasses, so hashable."""
-    return hash((title, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
-                              for page in pages)))
+    """What a file is drawn from, as one number: scene items are frozen dataclasses, so hashable. The
+    project's fallback fonts count too (their names hash their bytes): a new `fonts:` redraws the text."""
+    fonts = tuple(font.pdf_name for font in fallback_fonts())
+    return hash((title, fonts, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
+                                     for page in pages)))
 
 
 class RenderCache:
