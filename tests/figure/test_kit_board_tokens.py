@@ -12,6 +12,7 @@ from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.kit.board_sheet import board_drawing, build_board, node_radius
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.tokens import MARKER_DIAMETER, PAGE_MARGIN, build_tokens, designation
+from toolkit.kit.bleed import TOKEN_BLEED
 from toolkit.kit.palette import TEAM
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
@@ -206,9 +207,13 @@ def test_board_zone_circles_stay_clear_of_the_board_and_the_drawing_edge(theme):
 # --- tokens ------------------------------------------------------------------------------------------
 
 def _token_groups(page):
-    """Every disc on a sheet: a group whose first shape is its cut circle."""
+    """Every disc on a sheet: a group whose first shape is its background, TOKEN_BLEED past its cut circle."""
     return [item for item in page.items if isinstance(item, Group) and item.items
             and isinstance(item.items[0], Circle)]
+
+
+def _cut_radius(group) -> float:
+    return group.items[0].r - TOKEN_BLEED
 
 
 def _expected_side(ctx: KitContext, side: str) -> list[str]:
@@ -229,9 +234,9 @@ def _tokens_by_side(component, diameter: float):
     result: dict[str, list[list[str]]] = {"A": [], "B": []}
     for page in component.pages:
         for group in _token_groups(page):
-            cut = group.items[0]
-            if math.isclose(2 * cut.r, diameter):
-                side = next(s for s, swatch in TEAM.items() if swatch.fill == cut.style.fill)
+            background = group.items[0]
+            if math.isclose(2 * _cut_radius(group), diameter):
+                side = next(s for s, swatch in TEAM.items() if swatch.fill == background.style.fill)
                 result[side].append([t.text for t in group.items if isinstance(t, Text)])
     return result
 
@@ -275,7 +280,7 @@ def test_every_text_stays_inside_its_disc(theme, paper):
     checked = 0
     for page in component.pages:
         for group in _token_groups(page):
-            r = group.items[0].r
+            r = _cut_radius(group)
             for item in group.items:
                 if not isinstance(item, Text):
                     continue
@@ -294,7 +299,7 @@ def test_status_and_wait_markers(theme):
     ctx = ctx_for(theme)
     component = build_tokens(ctx)
     markers = [group for page in component.pages for group in _token_groups(page)
-               if math.isclose(2 * group.items[0].r, MARKER_DIAMETER)]
+               if math.isclose(2 * _cut_radius(group), MARKER_DIAMETER)]
     printed = []
     for group in markers:
         lines = [t.text for t in group.items if isinstance(t, Text)]
@@ -323,7 +328,7 @@ def test_token_sheets_are_tidy_and_render(theme, paper):
                    {ctx_for(OTHER[theme]).theme.terms.wait, ctx_for(OTHER[theme]).theme.terms.player})
     for page in component.pages:
         assert (page.width, page.height) == (width, height)
-        discs = [(group.dx, group.dy, group.items[0].r) for group in _token_groups(page)]
+        discs = [(group.dx, group.dy, _cut_radius(group)) for group in _token_groups(page)]
         for x, y, r in discs:
             assert x - r >= PAGE_MARGIN - 1e-6
             assert x + r <= width - PAGE_MARGIN + 1e-6

@@ -15,8 +15,8 @@ from toolkit.render.scene import Group, Page
 
 
 def _disc_page(disc: Disc, label: str) -> Page:
-    r = disc.diameter / 2
-    return Page(disc.diameter, disc.diameter, [Group(disc.art, dx=r, dy=r)], label=label)
+    r = disc.diameter / 2  # a digital token is the piece as cut: no bleed
+    return Page(disc.diameter, disc.diameter, [Group(disc.piece.at_trim(), dx=r, dy=r)], label=label)
 
 
 def figure_export_set(ctx: KitContext) -> ExportSet:

@@ -3,7 +3,8 @@
 A unit token is a disc exactly as wide as the board's token diameter, filled in its team colour, with
 the unit's short designation, its name (when it fits) and its MP. Each side gets a token for every unit
 of its squad and for every upgrade form those units can reach. Markers are smaller discs that sit on a
-token: one set of every status of the theme, and Wait markers.
+token: one set of every status of the theme, and Wait markers. Every piece is printed with bleed (its
+colour runs TOKEN_BLEED past its thin cut line, `toolkit.kit.bleed`), so a cut a little wide shows no paper.
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ from dataclasses import dataclass
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Unit
 from toolkit.kit.art import framed
+from toolkit.kit.bleed import CUT_NOTE, TOKEN_BLEED, Cutout, Trim, placed_guides
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
 from toolkit.players import PLAYERS, Player
 from toolkit.render.fonts import printable, text_width
 from toolkit.render.impose import PAPER_SIZES
-from toolkit.render.scene import PT_TO_MM, Circle, FontName, Group, Line, Page, Shape, Style, Text, filled
+from toolkit.render.scene import PT_TO_MM, Circle, FontName, Group, Line, Page, Shape, Style, Text
 from toolkit.render.textfit import fit_line
 
-PAGE_MARGIN = 8.0
-TOKEN_GAP = 4.0  # between neighbouring discs: room for scissors
+PAGE_MARGIN = 8.0  # to the cut line; the bleed ends TOKEN_BLEED nearer the edge, still clear of SHEET_MARGIN
+TOKEN_GAP = 4.0  # between neighbouring cut lines: room for scissors, and paper between the two bleeds
 MARKER_DIAMETER = 14.0
 STATUS_COPIES = 3
 WAIT_COPIES = 6
@@ -34,9 +36,8 @@ HEADING_SIZE = 9.0
 SUBHEADING_SIZE = 7.0
 SECTION_GAP = 6.0
 ASCENT, DESCENT = 0.8, 0.25  # of the font size, for keeping text inside a disc
-INSET = 1.2  # text keeps this far from a disc's edge
-
-CUT = Style(stroke="#333333", width=0.2)
+INSET = 1.2  # text keeps this far from a disc's edge (inside the TOKEN_SAFE zone)
+NOTE_SIZE = 6.5
 STATUS_FILLS = {  # light tints keyed by internal status id, so markers differ at a glance and stay legible
     "poison": "#e3d2ef", "noxious": "#cdb0e3", "paralysis": "#fbeea0", "burn": "#f8c9a8",
     "confusion": "#f5c6dc", "sleep": "#cfdcec", "frozen": "#c8eef2",
@@ -47,10 +48,19 @@ WAIT_FILL, WAIT_INK = "#3d3d3d", "#ffffff"
 
 @dataclass(frozen=True)
 class Disc:
-    """One piece to cut out: art drawn about (0, 0) inside a circle of `diameter`."""
+    """One piece to cut out: a disc of `diameter` about (0, 0), filled to its bleed."""
 
     diameter: float
-    art: tuple[Shape, ...]
+    piece: Cutout
+
+    @property
+    def art(self) -> tuple[Shape, ...]:
+        """As printed on the token sheet: with bleed and cut line."""
+        return self.piece.printed()
+
+
+def _disc(diameter: float, fill: str, ink: str, art: list[Shape]) -> Disc:
+    return Disc(diameter, Cutout(Trim.disc(0, 0, diameter), fill, ink, tuple(art)))
 
 
 @dataclass(frozen=True)
@@ -148,8 +158,7 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     diameter = ctx.db.board.token_diameter_mm
     r = diameter / 2
     s = diameter / 24  # the art is designed at 24 mm and scales with the board's token size
-    art: list[Shape] = [Circle(0, 0, r, filled(team.fill, "#333333", 0.2)),
-                        Circle(0, 0, r - 1.3 * s, Style(stroke=team.ink, width=0.25))]
+    art: list[Shape] = [Circle(0, 0, r - 1.3 * s, Style(stroke=team.ink, width=0.25))]
     code_base = 1.9 * s
     code_size = 13.0 * s
     # measured for the largest size: a smaller size only has more room
@@ -169,14 +178,13 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     if mp is None:
         ctx.fits.cut(data_spot(unit.id, "mp"), f"{ctx.theme.terms.mp} {unit.mp}")
     art += mp or []
-    return Disc(diameter, tuple(art))
+    return _disc(diameter, team.fill, team.ink, art)
 
 
 def status_marker(ctx: KitContext, status_id: str) -> Disc:
     r = MARKER_DIAMETER / 2
     name = ctx.theme.statuses[status_id]
-    art: list[Shape] = [Circle(0, 0, r, filled(STATUS_FILLS.get(status_id, MARKER_FILL), "#333333", 0.2)),
-                        Circle(0, 0, r - 0.9, Style(stroke=MUTED, width=0.2))]
+    art: list[Shape] = [Circle(0, 0, r - 0.9, Style(stroke=MUTED, width=0.2))]
     lines = (fit_in_disc(name, r, 0, "condensed-bold", 6.5, 4.5, 2, INK)
              or fit_in_disc(abbreviate(name), r, 0, "condensed-bold", 6.5, 4.5, 2, INK))
     if lines is None:
@@ -185,14 +193,13 @@ def status_marker(ctx: KitContext, status_id: str) -> Disc:
         fitted = fit_line(name, line_room(r, 1.0, 4.5), "condensed-bold", 4.5, 4.5)
         lines = [Text(0, 1.0, fitted.lines[0], fitted.size, "condensed-bold", INK, "middle")]
     art += lines
-    return Disc(MARKER_DIAMETER, tuple(art))
+    return _disc(MARKER_DIAMETER, STATUS_FILLS.get(status_id, MARKER_FILL), INK, art)
 
 
 def wait_marker(ctx: KitContext) -> Disc:
     r = MARKER_DIAMETER / 2
     word = ctx.theme.terms.wait
-    art: list[Shape] = [Circle(0, 0, r, filled(WAIT_FILL, "#333333", 0.2)),
-                        Circle(0, 0, r - 0.9, Style(stroke=WAIT_INK, width=0.2))]
+    art: list[Shape] = [Circle(0, 0, r - 0.9, Style(stroke=WAIT_INK, width=0.2))]
     lines = fit_in_disc(word, r, -2.2, "condensed-bold", 6.0, 4.0, 1, WAIT_INK)
     if lines is None:
         ctx.fits.note(f"Wait marker word '{word}' does not fit a {MARKER_DIAMETER:g} mm marker", THEME_HINT)
@@ -200,7 +207,7 @@ def wait_marker(ctx: KitContext) -> Disc:
         lines = [Text(0, -1.4, fitted.lines[0], fitted.size, "condensed-bold", WAIT_INK, "middle")]
     art += lines
     art.append(Text(0, 4.6, "1", 11.0, "bold", WAIT_INK, "middle"))
-    return Disc(MARKER_DIAMETER, tuple(art))
+    return _disc(MARKER_DIAMETER, WAIT_FILL, WAIT_INK, art)
 
 
 THEME_HINT = "use a shorter name in the theme"
@@ -260,16 +267,24 @@ def sections(ctx: KitContext) -> list[Section]:
 # --- layout ------------------------------------------------------------------------------------------
 
 class _Sheets:
-    """Fills pages top to bottom; a band of discs that does not fit starts a new page."""
+    """Fills pages top to bottom; a band of discs that does not fit starts a new page. Every page says
+    how to cut, at the right of its first heading."""
 
     def __init__(self, paper: str) -> None:
         self.width, self.height = PAPER_SIZES[paper]
         self.pages: list[Page] = []
         self.y = self.height  # forces a first page
+        self.note = fit_line(CUT_NOTE, (self.width - 2 * PAGE_MARGIN) / 2, "regular", NOTE_SIZE, 5.5)
 
     def new_page(self) -> None:
         self.pages.append(Page(self.width, self.height, label=f"Tokens {len(self.pages) + 1}"))
         self.y = PAGE_MARGIN
+        self.add(Text(self.width - PAGE_MARGIN, PAGE_MARGIN + HEADING_SIZE * PT_TO_MM * ASCENT, self.note.lines[0],
+                      self.note.size, "regular", MUTED, "end"))
+
+    def note_room(self) -> float:
+        """What the cut note leaves of the width for a heading on the same line."""
+        return text_width(self.note.lines[0], "regular", self.note.size) + 4.0
 
     def room(self) -> float:
         return self.height - PAGE_MARGIN - self.y
@@ -282,15 +297,20 @@ def _grid_columns(diameter: float, area_w: float) -> int:
     return max(1, int((area_w + TOKEN_GAP + 1e-6) // (diameter + TOKEN_GAP)))
 
 
+def _heading_height(size: float) -> float:
+    """From the top of a heading to the cut line of the discs under it: the bleed keeps clear of the
+    heading's rule (2 mm) or of a sub-heading's letters (1 mm)."""
+    return size * PT_TO_MM * 1.25 + (2.0 if size == HEADING_SIZE else 1.0) + TOKEN_BLEED
+
+
 def _heading(sheets: _Sheets, text: str, size: float, color: str, x: float, width: float) -> None:
-    fitted = fit_line(text, width, "bold", size, 6)
+    text_room = width - (sheets.note_room() if sheets.y == PAGE_MARGIN else 0.0)  # beside the cut note
+    fitted = fit_line(text, text_room, "bold", size, 6)
     sheets.add(Text(x, sheets.y + size * PT_TO_MM * ASCENT, fitted.lines[0], fitted.size, "bold", color))
-    sheets.y += size * PT_TO_MM * 1.25
     if size == HEADING_SIZE:
-        sheets.add(Line(x, sheets.y, x + width, sheets.y, Style(stroke=RULE, width=0.3)))
-        sheets.y += 2.0
-    else:
-        sheets.y += 1.0
+        rule_y = sheets.y + size * PT_TO_MM * 1.25
+        sheets.add(Line(x, rule_y, x + width, rule_y, Style(stroke=RULE, width=0.3)))
+    sheets.y += _heading_height(size)
 
 
 def _place(discs: tuple[Disc, ...], column_major: int, cols: int) -> list[tuple[int, int, Disc]]:
@@ -310,8 +330,8 @@ def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
         cols = _grid_columns(diameter, area_w)
         if section.column_major:
             cols = max(1, cols)
-        heading_h = HEADING_SIZE * PT_TO_MM * 1.25 + 2.0
-        first_band = heading_h + (SUBHEADING_SIZE * PT_TO_MM * 1.25 + 1 if section.rows[0][0] else 0) + diameter
+        first_band = (_heading_height(HEADING_SIZE) + (_heading_height(SUBHEADING_SIZE) if section.rows[0][0] else 0)
+                      + diameter)
         if sheets.pages and sheets.y > PAGE_MARGIN:
             sheets.y += SECTION_GAP
         if not sheets.pages or sheets.room() < first_band:
@@ -321,7 +341,7 @@ def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
             if not discs:
                 continue
             if label:
-                if sheets.room() < SUBHEADING_SIZE * PT_TO_MM * 1.25 + 1 + diameter:
+                if sheets.room() < _heading_height(SUBHEADING_SIZE) + diameter:
                     sheets.new_page()
                     _heading(sheets, section.heading, HEADING_SIZE, INK, PAGE_MARGIN, area_w)
                 _heading(sheets, label, SUBHEADING_SIZE, MUTED, PAGE_MARGIN, area_w)
@@ -341,6 +361,7 @@ def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
                     cx = PAGE_MARGIN + disc.diameter / 2 + col * pitch + (diameter - disc.diameter) / 2
                     cy = band_top + (row - top_row) * pitch + diameter / 2
                     sheets.add(Group(disc.art, dx=cx, dy=cy))
+                    sheets.pages[-1].guides.append(placed_guides(disc.piece, cx, cy))
                 sheets.y = band_top + (row - top_row) * pitch + diameter + TOKEN_GAP
     return sheets.pages
 

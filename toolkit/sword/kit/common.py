@@ -105,7 +105,6 @@ RULE_INK = "#c9c1b3"
 TINT = "#efe9dd"
 RANGE_FILL = {Range.APART: "#f6f3ec", Range.SWORD: "#e3d8c3", Range.CLOSE: "#c2ae8b"}
 ROLE_FILL = {"challenger": VERMILION, "defender": "#2f5d62"}
-CUT = Style(stroke="#333333", width=0.25)
 
 
 @dataclass(frozen=True)

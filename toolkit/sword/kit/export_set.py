@@ -42,7 +42,7 @@ def sword_export_set(ctx: SwordContext) -> ExportSet:
     for slug, token in tokens:
         side = token.side.value if token.side else ""
         title = f"{token.label} ({token.kind}{', player ' + side if side else ''})"
-        page = Page(token.w, token.h, list(token.art), label=title)
+        page = Page(token.w, token.h, list(token.piece.at_trim()), label=title)  # a digital token: no bleed
         result.pieces.append(Piece(slug, title, page, "token", round=token.kind != "range", side=side,
                                    color=colors.get(side, ""), copies=seen[slug]))
     result.warnings += cuts.problems

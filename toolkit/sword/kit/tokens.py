@@ -2,21 +2,23 @@
 initiative tokens up to the highest Initiative the kit's techniques allow, the evade tokens, and each
 player's Momentum / Balance / Health track markers.
 
-Every piece carries its own cut line (the disc or square outline), with room for scissors between pieces.
+Every piece carries its own thin cut line (the disc or square outline) in its contrasting ink, and its
+colour runs TOKEN_BLEED past that line (`toolkit.kit.bleed`), with room for scissors between pieces.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolkit.kit.bleed import CUT_NOTE, TOKEN_BLEED, Cutout, Trim, placed_guides
 from toolkit.kit.component import Component
 from toolkit.kit.palette import INK
 from toolkit.players import Player
+from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
 from toolkit.render.scene import Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import (
-    CUT,
     EVADE_TOKENS,
     LOOKS,
     MUTED_INK,
@@ -35,7 +37,9 @@ from toolkit.sword.kit.common import (
 from toolkit.sword.rules.positions import Range
 
 MARGIN = 12.0
-GAP = 5.0  # between pieces: room for scissors
+ROW_HEAD = 12.0  # a row's heading, note and rule, above the bleed of its pieces
+ROW_SPACE = 9.0  # from a row's last cut line to the next row's heading
+GAP = 5.0  # between cut lines: room for scissors, and paper between the bleeds
 DISC = 20.0  # initiative and position tokens
 EVADE_DISC = 13.0  # evade tokens sit in the mats' 14 mm turn boxes
 MARKER = 14.0  # track markers: they sit in the mats' 17 mm track boxes
@@ -52,65 +56,68 @@ RANGE_GAP = {Range.APART: 7.0, Range.SWORD: 4.2, Range.CLOSE: 1.9}  # half the p
 
 @dataclass(frozen=True)
 class Token:
-    """One piece to cut out: art drawn with (0, 0) at the top-left of its w x h footprint."""
+    """One piece to cut out, with (0, 0) at the top-left of its w x h trim footprint."""
 
     kind: str  # initiative / range / position / evade / marker
     label: str  # the value or name it shows
     side: Player | None  # None for shared pieces
     w: float
     h: float
-    art: tuple[Shape, ...]
+    piece: Cutout
+
+    @property
+    def art(self) -> tuple[Shape, ...]:
+        """As printed on the token sheet: with bleed and cut line."""
+        return self.piece.printed()
 
 
-def _disc(kind: str, label: str, side: Player | None, diameter: float, art: list[Shape]) -> Token:
+def _disc(kind: str, label: str, side: Player | None, diameter: float, fill: str, ink: str,
+          art: list[Shape]) -> Token:
+    """A round piece whose `art` is drawn about its centre."""
     r = diameter / 2
-    return Token(kind, label, side, diameter, diameter, (Group(tuple(art), dx=r, dy=r),))
+    return Token(kind, label, side, diameter, diameter,
+                 Cutout(Trim.disc(r, r, diameter), fill, ink, (Group(tuple(art), dx=r, dy=r),)))
 
 
 def initiative_token(side: PlayerLook, value: int) -> Token:
     r = DISC / 2
-    art: list[Shape] = [Circle(0, 0, r, Style(fill=side.fill, stroke=CUT.stroke, width=CUT.width))]
-    art += ring_pattern(side, r - 0.5, r - 2.3, side.pattern_ink)
+    art = ring_pattern(side, r - 0.5, r - 2.3, side.pattern_ink)
     art += [Circle(0, 0, r - 2.5, Style(stroke=side.ink, width=0.3)),
             Text(0, 3.6, str(value), 19, "bold", side.ink, "middle"),
             Text(0, -4.4, side.key, 6, "bold", side.ink, "middle"),
             Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
-    return _disc("initiative", str(value), side.player, DISC, art)
+    return _disc("initiative", str(value), side.player, DISC, side.fill, side.ink, art)
 
 
 def evade_token() -> Token:
     r = EVADE_DISC / 2
-    art: list[Shape] = [Circle(0, 0, r, Style(fill=EVADE_FILL, stroke=CUT.stroke, width=CUT.width)),
-                        Circle(0, 0, r - 0.9, Style(stroke=SUMI, width=0.25, dash=(0.8, 0.6)))]
+    art: list[Shape] = [Circle(0, 0, r - 0.9, Style(stroke=SUMI, width=0.25, dash=(0.8, 0.6)))]
     art += icon("evade", 0, -1.4, 3.0, SUMI)
-    art.append(Text(0, 3.9, "EVADED", 5, "condensed-bold", SUMI, "middle"))
-    return _disc("evade", "Evaded", None, EVADE_DISC, art)
+    art.append(Text(0, 3.7, "EVADED", 5, "condensed-bold", SUMI, "middle"))  # 1 mm inside the cut (TOKEN_SAFE)
+    return _disc("evade", "Evaded", None, EVADE_DISC, EVADE_FILL, SUMI, art)
 
 
 def position_token() -> Token:
     r = DISC / 2
-    art: list[Shape] = [Circle(0, 0, r, Style(fill=VERMILION, stroke=CUT.stroke, width=CUT.width)),
-                        Circle(0, 0, r - 1.2, Style(stroke="#ffffff", width=0.3))]
+    art: list[Shape] = [Circle(0, 0, r - 1.2, Style(stroke="#ffffff", width=0.3))]
     art += icon("swords", 0, -1.2, 4.6, "#ffffff")
     art.append(Text(0, 6.4, "POSITION", 4.2, "condensed-bold", "#ffffff", "middle"))
-    return _disc("position", "Position", None, DISC, art)
+    return _disc("position", "Position", None, DISC, VERMILION, "#ffffff", art)
 
 
 def marker_token(side: PlayerLook, resource: str, cuts: Cuts) -> Token:
     r = MARKER / 2
-    art: list[Shape] = [Circle(0, 0, r, Style(fill=side.fill, stroke=CUT.stroke, width=CUT.width))]
-    art += ring_pattern(side, r - 0.4, r - 1.7, side.pattern_ink)
+    art = ring_pattern(side, r - 0.4, r - 1.7, side.pattern_ink)
     art.append(Circle(0, 0, r - 1.9, Style(stroke=side.ink, width=0.25)))
     art.append(Text(0, -1.9, side.key, 6, "bold", side.ink, "middle"))
     art.append(cuts.text(0, 2.6, resource, 2 * (r - 2.6), "condensed-bold", 5.0, 3.8, f"track marker '{resource}'",
                          side.ink, "middle"))
-    return _disc("marker", resource, side.player, MARKER, art)
+    return _disc("marker", resource, side.player, MARKER, side.fill, side.ink, art)
 
 
 def range_token(distance: Range, number: int, cuts: Cuts) -> Token:
     s = SQUARE
-    art: list[Shape] = [Rect(0, 0, s, s, Style(fill=RANGE_FILL[distance], stroke=CUT.stroke, width=CUT.width)),
-                        Rect(1.5, 1.5, s - 3, s - 3, Style(stroke=SUMI, width=0.25), radius=1.0)]
+    art: list[Shape] = [Rect(1.5, 1.5, s - 3, s - 3, Style(stroke=SUMI, width=0.25), radius=1.0)]
     art.append(cuts.text(s / 2, 8.0, RANGE_NAME[distance], s - 8, "bold", 9, 6, f"range token '{distance.value}'",
                          SUMI, "middle"))
     art.append(Text(4.0, 6.0, str(number), 6, "bold", VERMILION))
@@ -126,7 +133,8 @@ def range_token(distance: Range, number: int, cuts: Cuts) -> Token:
                if half > 2.5 else Line(cx - 3, cy + 4.8, cx + 3, cy + 4.8, Style(stroke=VERMILION, width=0.35)))
     art.append(cuts.text(s / 2, s - 3.6, RANGE_RULE[distance], s - 6, "condensed-bold", 5.6, 4.2,
                          f"range token '{distance.value}'", INK, "middle"))
-    return Token("range", RANGE_NAME[distance], None, s, s, tuple(art))
+    return Token("range", RANGE_NAME[distance], None, s, s, Cutout(Trim.rect(0, 0, s, s), RANGE_FILL[distance], SUMI,
+                                                                  tuple(art)))
 
 
 @dataclass(frozen=True)
@@ -167,26 +175,30 @@ def _wrap_row(row: TokenRow, width: float) -> int:
 
 
 def build_tokens(ctx: SwordContext) -> Component:
-    """Every token on as few pages as the rows need (one page on A4 and US Letter)."""
+    """Every token on as few pages as the rows need (one page on A4; two on US Letter when Initiative
+    reaches 10)."""
     width, height = PAPER_SIZES[ctx.paper]
     inner = width - 2 * MARGIN
     cuts = Cuts(ctx.locate)
     pages: list[Page] = []
     page: Page | None = None
     y = 0.0
+    cut_note = cuts.line(CUT_NOTE, inner / 2, "regular", 7, 5.5, "token sheet note")
+    note_w = text_width(cut_note.lines[0], "regular", cut_note.size)
+    title = cuts.line(f"{ctx.name}: tokens", inner - note_w - 4.0, "bold", 14, 9, "token sheet title")
 
     def new_page() -> Page:
         fresh = Page(width, height, label=f"Tokens {len(pages) + 1}")
         pages.append(fresh)
-        fresh.add(Text(MARGIN, MARGIN + 5.5, f"{ctx.name}: tokens", 14, "bold", SUMI))
+        fresh.add(Text(MARGIN, MARGIN + 5.5, title.lines[0], title.size, "bold", SUMI))
         fresh.add(Rect(MARGIN, MARGIN + 8.0, inner, 0.8, filled(VERMILION)))
-        fresh.add(Text(width - MARGIN, MARGIN + 5.5, "cut along the outlines", 7, "regular", MUTED_INK, "end"))
+        fresh.add(Text(width - MARGIN, MARGIN + 5.5, cut_note.lines[0], cut_note.size, "regular", MUTED_INK, "end"))
         return fresh
 
     for row in token_rows(ctx, cuts):
         row_h = max(token.h for token in row.tokens)
         lines = _wrap_row(row, inner)
-        need = 11.0 + lines * (row_h + GAP) - GAP
+        need = ROW_HEAD - 1.0 + TOKEN_BLEED + lines * (row_h + GAP) - GAP
         if page is None or y + need > height - MARGIN:
             page = new_page()
             y = MARGIN + 14.0
@@ -194,7 +206,7 @@ def build_tokens(ctx: SwordContext) -> Component:
         note = cuts.line(row.note, inner, "regular", 7, 5.5, f"token sheet note '{row.heading}'")
         page.add(Text(MARGIN, y + 7.6, note.lines[0], note.size, "regular", MUTED_INK))
         page.add(Line(MARGIN, y + 9.3, MARGIN + inner, y + 9.3, Style(stroke=RULE_INK, width=0.25)))
-        y += 12.0
+        y += ROW_HEAD + TOKEN_BLEED
         x = MARGIN
         for index, token in enumerate(row.tokens):
             if index in row.breaks:
@@ -202,8 +214,9 @@ def build_tokens(ctx: SwordContext) -> Component:
             if x + token.w > MARGIN + inner + 1e-6:  # the row continues on a new line
                 x, y = MARGIN, y + row_h + GAP
             page.add(Group(token.art, dx=x, dy=y + (row_h - token.h) / 2))
+            page.guides.append(placed_guides(token.piece, x, y + (row_h - token.h) / 2))
             x += token.w + GAP
-        y += row_h + 9.0
+        y += row_h + ROW_SPACE - TOKEN_BLEED
     component = Component("sword-tokens", f"{ctx.name}: tokens", pages=pages, warnings=cuts.problems)
     component.pieces = [(f"tokens-p{k}", p) for k, p in enumerate(pages, start=1)]
     return component
