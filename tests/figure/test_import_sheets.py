@@ -443,3 +443,28 @@ def test_a_workbook_without_worksheets_says_so(capsys, tmp_path: Path) -> None:
     assert code == 1
     assert "empty.xlsx' has no worksheet" in stderr
     assert "internal error" not in stderr
+
+
+@pytest.mark.parametrize(("columns", "why"), [
+    ("name=\x1b[31mred", "no control characters"),  # openpyxl refused it deep inside: exit 70
+    ("name=Figure,move=figure", "name and move would both be the column 'figure'"),
+    ("name=Movement", "name and mp would both be the column 'Movement'"),  # beside mp's own header
+])
+def test_export_refuses_a_column_map_it_could_not_write_or_read_back(capsys, tmp_path: Path, columns: str,
+                                                                      why: str) -> None:
+    project = tmp_path / "project"
+    assert main(["new", str(project)]) == 0
+    capsys.readouterr()
+    for fmt in ("csv", "xlsx"):
+        code, _, stderr = run(capsys, "export", fmt, str(project), "--out", str(tmp_path / fmt), "--columns", columns)
+        assert code == 2, stderr
+        assert why in stderr
+        assert not (tmp_path / fmt / "duel-protocol").exists()
+
+
+def test_import_refuses_one_header_named_for_two_fields(capsys, tmp_path: Path) -> None:
+    sheet = write_csv(tmp_path, REST)
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(tmp_path / "out"),
+                          "--columns", "name=Attack Name,move=Attack Name")
+    assert code == 2
+    assert "name and move would both be the column 'Attack Name'" in stderr
