@@ -156,3 +156,21 @@ def test_replay_of_a_diverging_record_exits_non_zero_with_the_line(tmp_path, cap
     capsys.readouterr()
     assert main(["replay", str(record)]) == 1
     assert f"game.jsonl:{index + 1}: the record diverges" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("where", "line", "message"), [
+    (0, "[" * 60_000 + "]" * 60_000, "line 1: not JSON"),  # nested past the recursion limit: was exit 70
+    (1, '{"turn": 1, "action": ' + "9" * 5000 + "}", "line 2: not JSON"),  # over Python's 4,300 digits: exit 70
+], ids=["nested-header", "long-integer"])
+def test_a_record_line_json_cannot_decode_is_a_located_error(tmp_path, capsys, where, line, message):
+    record = tmp_path / "game.jsonl"
+    assert main(["play", "hydro-conductor", "malfunction-cascade", "--players", "random,random", "--seed", "2",
+                 "--record", str(record)]) == 0
+    lines = record.read_text(encoding="utf-8").splitlines()
+    lines[where] = line
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert "internal error" not in err
