@@ -346,3 +346,14 @@ def test_print_test_states_the_smallest_text_measured_and_quick_reference_is_rea
     assert "100 mm" in test_text[0]
     assert "80 × 50 mm" in test_text[0]
     assert min(text_sizes(kit / reference_pdf)) >= 6.5
+
+
+@pytest.mark.parametrize(("value", "offset"), [("-1.5,0.5", (-1.5, 0.5)), ("-2,-3", (-2.0, -3.0)),
+                                               ("-.5,1", (-0.5, 1.0))])
+def test_a_back_offset_starting_with_a_minus_is_a_value_not_an_option(value: str, offset: tuple[float, float]) -> None:
+    """A back that drifted left is measured negative; argparse took `-1.5,0.5` for an option and said
+    'expected one argument'."""
+    from toolkit.cli import build_parser
+
+    args = build_parser("build").parse_args(["build", "--back-offset", value])
+    assert args.back_offset == offset

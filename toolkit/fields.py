@@ -24,6 +24,7 @@ ShortText = Annotated[StrictStr, Field(min_length=1, max_length=120), AfterValid
 
 RelativePath = Annotated[StrictStr, Field(min_length=1, max_length=400)]  # a file inside the project
 HexColor = Annotated[StrictStr, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+MAX_FONTS = 16  # fallback fonts a project may list
 
 
 class BackSettings(BaseModel):
@@ -49,7 +50,9 @@ class ProjectFile(BaseModel):
     back: BackSettings | None = None
     terms: dict[StrictStr, ShortText] | None = None  # the theme's words replaced: {hangar: Garage}
     statuses: dict[StrictStr, ShortText] | None = None  # status names replaced: {burn: Scorch}
-    fonts: list[RelativePath] | None = None  # fallback fonts (TTF/OTF), used glyph by glyph for what DejaVu lacks
+    # fallback fonts (TTF/OTF), used glyph by glyph for what DejaVu lacks; each is read whole (up to 40 MB),
+    # so the list is bounded: a 2 MB duelkit.yaml could otherwise name one big font 100,000 times
+    fonts: Annotated[list[RelativePath], Field(max_length=MAX_FONTS)] | None = None
 
     def paths(self) -> list[tuple[tuple[str | int, ...], str]]:
         """Every file this project file names: (where it is written, the path as written)."""

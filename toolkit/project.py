@@ -11,7 +11,7 @@ from pathlib import Path
 
 from toolkit.loading import PROJECT_FILE
 from toolkit.paths import bundled_root
-from toolkit.problems import UsageError
+from toolkit.problems import DuelkitError, UsageError
 from toolkit.registry import find_game, game_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
@@ -39,7 +39,15 @@ def project_themes() -> list[str]:
 def create_project(target: Path, theme_id: str, *, from_bundled: bool = False) -> Path:
     """Start a project: the game's small commented starter (a few units, a squad, modules and a README),
     or with `from_bundled` a copy of its whole bundled database. Built beside the target, then renamed,
-    so a failure never leaves a half-made project."""
+    so a failure never leaves a half-made project. A folder that cannot be made (read-only, a name too
+    long) is a DuelkitError naming it."""
+    try:
+        return _create_project(target, theme_id, from_bundled=from_bundled)
+    except OSError as exc:
+        raise DuelkitError(f"cannot create the project '{target}': {exc.strerror or exc}") from None
+
+
+def _create_project(target: Path, theme_id: str, *, from_bundled: bool) -> Path:
     if theme_id not in project_themes():
         raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(project_themes())}")
     if target.is_symlink():

@@ -129,6 +129,8 @@ def _problem(model: type[BaseModel], error: ErrorDetails, data: Any, source: Sou
                               expected="one line", found=found)
     if kind in _S004_TYPES:
         expected = _expected_text(error)
+        if kind in ("too_short", "too_long") and isinstance(value, list | dict):
+            found = f"{len(value)} items"  # not "a list is not allowed" when a list is what belongs here
         hint = ""
         if kind == "string_pattern_mismatch" and (error.get("ctx") or {}).get("pattern") == SLUG_PATTERN:
             expected = "a lowercase id (letters, digits and single dashes)"

@@ -28,3 +28,9 @@ def terminal_safe(text: str) -> str:
     """`text` with every control character except the line break escaped (see the module docstring)."""
     return _UNSAFE.sub(_escape, text)
 
+
+
+def one_line(text: str) -> str:
+    """`text` (a file name, say) for a place in a line: escaped like `terminal_safe`, line breaks too, so a
+    name cannot start a line of its own that looks like duelkit's output."""
+    return terminal_safe(text).replace("\n", "\\x0a")

@@ -110,3 +110,14 @@ def test_hebrew_is_put_in_display_order_and_arabic_is_warned_about(capsys, base_
     [arabic] = [p for p in problems if p["code"] == "G003"]
     assert arabic["line"] == 2
     assert "unjoined" in arabic["message"]
+
+
+def test_a_font_list_longer_than_any_project_needs_is_refused_before_any_font_is_read(
+        capsys, base_project: Path) -> None:
+    """Each listed font is read whole (up to 40 MB): 5,000 entries naming one font read it 5,000 times."""
+    (base_project / "bad.ttf").write_bytes(b"not a font")
+    (base_project / "duelkit.yaml").write_text("theme: duel-protocol\nfonts:\n" + "  - bad.ttf\n" * 5000)
+    exit_code, problems = _problems(capsys, base_project)
+    assert exit_code == 1
+    assert [(p["code"], p["line"], p["message"]) for p in problems] == [
+        ("S004", 3, "fonts: 5000 items is not allowed; expected at most 16 items")]

@@ -126,3 +126,38 @@ def test_new_makes_folders_with_the_designers_usual_permissions(tmp_path: Path) 
 @pytest.mark.parametrize("where", ["", "unit_data", "unit_data/squads"])
 def test_find_project_walks_up_like_git(base_project: Path, where: str) -> None:
     assert find_project(base_project / where) == base_project.resolve()
+
+
+def test_new_where_no_folder_can_be_made_is_a_clear_error(capsys, tmp_path: Path) -> None:
+    """A name longer than the file system allows used to end in an internal error (exit 70)."""
+    code, _, stderr = run(capsys, "new", str(tmp_path / ("n" * 300)))
+    assert code == 1
+    assert "cannot create the project" in stderr
+    assert "internal error" not in stderr
+    assert list(tmp_path.iterdir()) == []  # no staging folder left behind
+
+
+def test_new_shows_a_folder_name_with_a_line_break_on_one_line(capsys, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, stdout, _ = run(capsys, "new", "my\nfake line")
+    assert code == 0
+    assert (tmp_path / "my\nfake line" / "duelkit.yaml").is_file()
+    assert "created duel-protocol project in my\\x0afake line" in stdout
+    assert not any(line.startswith("fake line") for line in stdout.splitlines())
+
+
+def test_simulate_in_a_subfolder_plays_the_projects_squads(capsys, monkeypatch, tmp_path: Path) -> None:
+    """simulate took only the bundled squads without a DATA_DIR, wherever it was run."""
+    assert main(["new", str(tmp_path / "game")]) == 0
+    monkeypatch.chdir(tmp_path / "game" / "unit_data")
+    capsys.readouterr()
+    code, out, err = run(capsys, "simulate", "starter", "starter", "--games", "2", "--seed", "1",
+                         "--players", "random,random")
+    assert code == 0, err
+    assert out.startswith("duel-protocol: starter (random) vs starter (random): 2 games")
+    assert BUNDLED_NOTE not in err
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "simulate", "--round-robin", "--games", "2", "--seed", "1", "--players",
+                         "random,random", "--json")
+    assert code == 0, err
+    assert BUNDLED_NOTE in err  # outside any project: the demo games, and it says so

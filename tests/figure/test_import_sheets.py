@@ -4,6 +4,7 @@ column maps, one row per unit, and the export -> import round trip."""
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import pytest
@@ -383,3 +384,87 @@ def test_a_formula_without_a_computed_value_is_reported_not_read_as_empty(tmp_pa
     issue = result.skipped[0].rows[0]
     assert (issue.line, issue.column, issue.value) == (2, "Attack Wheel Size", "=90+6")
     assert issue.reason == "size must be a whole number"
+
+
+def _rewrite_sheet(source: Path, target: Path, edit: object) -> Path:
+    """A copy of the workbook `source` with its first worksheet's XML passed through `edit`."""
+    import zipfile
+
+    with zipfile.ZipFile(source) as book, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in book.infolist():
+            data = book.read(info.filename)
+            out.writestr(info.filename, edit(data) if info.filename.endswith("sheet1.xml") else data)  # type: ignore[operator]
+    return target
+
+
+def test_a_workbook_reaching_far_to_the_right_is_refused_at_its_row(capsys, tmp_path: Path) -> None:
+    """One stray cell at column XFD with a claimed dimension of the whole grid made openpyxl pad every row
+    to 16,384 cells: a 7 KB file ran out of memory. Now the row is named and nothing is written."""
+    good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, 96, "Tackle", "White"]])
+    far = _rewrite_sheet(good, tmp_path / "far.xlsx", lambda xml: re.sub(
+        rb'<dimension ref="[^"]*"', b'<dimension ref="A1:XFD1048576"', xml).replace(
+        b"</row>", b'<c r="XFD1" t="inlineStr"><is><t>x</t></is></c></row>', 1))
+    code, _, stderr = run(capsys, "import", str(far), "--out", str(tmp_path / "out"))
+    assert code == 1
+    assert "far.xlsx:1: the row reaches past column 2048" in stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_workbook_claiming_a_huge_grid_imports_its_real_rows(tmp_path: Path) -> None:
+    good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, 96, "Tackle", "White"]])
+    claim = _rewrite_sheet(good, tmp_path / "claim.xlsx", lambda xml: re.sub(
+        rb'<dimension ref="[^"]*"', b'<dimension ref="A1:XFD1048576"', xml))
+    assert [unit["name"] for unit in read_sheet(claim).units] == ["Tauros"]
+
+
+def test_a_zip_bomb_workbook_is_refused_before_it_is_unpacked(capsys, tmp_path: Path, monkeypatch) -> None:
+    import toolkit.figure.importer as importer
+
+    monkeypatch.setattr(importer, "MAX_XLSX_UNPACKED", 2**20)  # the real limit is 256 MB; the check is the same
+    good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, 96, "Tackle", "White"]])
+    bomb = _rewrite_sheet(good, tmp_path / "bomb.xlsx", lambda xml: xml.replace(b"Tauros", b"Tauros" + b"a" * 2**21))
+    assert bomb.stat().st_size < 2**16  # a small file ...
+    code, _, stderr = run(capsys, "import", str(bomb), "--out", str(tmp_path / "out"))
+    assert code == 1  # ... that would unpack to more than the limit
+    assert "bomb.xlsx' unpacks to 2 MB, more than the 1 MB" in stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_workbook_without_worksheets_says_so(capsys, tmp_path: Path) -> None:
+    import zipfile
+
+    good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL])
+    empty = tmp_path / "empty.xlsx"
+    with zipfile.ZipFile(good) as book, zipfile.ZipFile(empty, "w") as out:
+        for info in book.infolist():
+            if "worksheets/" not in info.filename:
+                out.writestr(info.filename, book.read(info.filename))
+    code, _, stderr = run(capsys, "import", str(empty), "--out", str(tmp_path / "out"))
+    assert code == 1
+    assert "empty.xlsx' has no worksheet" in stderr
+    assert "internal error" not in stderr
+
+
+@pytest.mark.parametrize(("columns", "why"), [
+    ("name=\x1b[31mred", "no control characters"),  # openpyxl refused it deep inside: exit 70
+    ("name=Figure,move=figure", "name and move would both be the column 'figure'"),
+    ("name=Movement", "name and mp would both be the column 'Movement'"),  # beside mp's own header
+])
+def test_export_refuses_a_column_map_it_could_not_write_or_read_back(capsys, tmp_path: Path, columns: str,
+                                                                      why: str) -> None:
+    project = tmp_path / "project"
+    assert main(["new", str(project)]) == 0
+    capsys.readouterr()
+    for fmt in ("csv", "xlsx"):
+        code, _, stderr = run(capsys, "export", fmt, str(project), "--out", str(tmp_path / fmt), "--columns", columns)
+        assert code == 2, stderr
+        assert why in stderr
+        assert not (tmp_path / fmt / "duel-protocol").exists()
+
+
+def test_import_refuses_one_header_named_for_two_fields(capsys, tmp_path: Path) -> None:
+    sheet = write_csv(tmp_path, REST)
+    code, _, stderr = run(capsys, "import", str(sheet), "--out", str(tmp_path / "out"),
+                          "--columns", "name=Attack Name,move=Attack Name")
+    assert code == 2
+    assert "name and move would both be the column 'Attack Name'" in stderr

@@ -56,6 +56,25 @@ def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
     return root / subfolder if subfolder else root
 
 
+def check_target(path: Path) -> None:
+    """A file duelkit writes by name replaces a regular file or nothing: never a link, a folder, a FIFO or a
+    device (renaming over /dev/full as root would have replaced the device)."""
+    import os
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        what = ("a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "not a regular file (a FIFO, socket or device)")
+        raise UsageError(f"cannot write {path}: it is {what}; duelkit replaces only a regular file, so give "
+                         "another file name")
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write beside the target, then rename: never a half-written file."""
     import os
@@ -64,12 +83,16 @@ def write_atomically(path: Path, text: str) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"cannot write {path}: folder '{folder}' does not exist")
+    check_target(path)
+    tmp = None
     try:
         handle, tmp = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(tmp, path)
     except OSError as exc:
+        if tmp is not None and os.path.lexists(tmp):
+            os.unlink(tmp)  # a full disk leaves no hidden half-written file behind
         raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 

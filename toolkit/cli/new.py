@@ -8,6 +8,7 @@ from typing import Any
 
 from toolkit.cli.common import EXIT_OK, add_command, out
 from toolkit.registry import DEFAULT_GAME, find_game, game_ids
+from toolkit.terminal import one_line
 
 
 def add_parser(commands: Any) -> None:
@@ -26,7 +27,9 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.project import create_project
 
     target = create_project(args.directory, args.theme, from_bundled=args.from_bundled)
-    out(f"created {args.theme} project in {target}")
-    out(f"next: read {target / 'README.md'}" if (target / "README.md").is_file() else "next:")
-    out(f"      edit {target / find_game(args.theme).edit_hint()}, then `cd {target} && duelkit validate`")
+    shown = one_line(str(target))
+    out(f"created {args.theme} project in {shown}")
+    out(f"next: read {one_line(str(target / 'README.md'))}" if (target / "README.md").is_file() else "next:")
+    edit = one_line(str(target / find_game(args.theme).edit_hint()))
+    out(f"      edit {edit}, then `cd {shown} && duelkit validate`")
     return EXIT_OK

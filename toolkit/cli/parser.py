@@ -5,7 +5,8 @@ from `common.py` so `duelkit --version` and `--help` load nothing heavier than a
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Any
 
 from toolkit.terminal import terminal_safe
 
@@ -13,8 +14,17 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 
+# What argparse takes for a negative number rather than an option, plus a pair such as `-1.5,0.5`: so
+# `--back-offset -1.5,0.5` (the back drifted left) is a value, not "expected one argument".
+_NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-(\d+\.?\d*|\.\d+),-?(\d+\.?\d*|\.\d+)$")
+
+
 class Parser(argparse.ArgumentParser):
     """Subcommand parsers are made of the same class (argparse's default `parser_class`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         super()._print_message(terminal_safe(message), file)

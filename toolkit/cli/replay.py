@@ -42,7 +42,7 @@ def _header(path: Path, text: str) -> tuple[list[str], str | None]:
     first = text.split("\n", 1)[0]
     try:
         header = json.loads(first)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep
         raise DuelkitError(f"{path}: line 1: not JSON ({exc}); a game record starts with its JSON header") from None
     try:
         squads = header["squads"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, add_command, err, out, output_folder
+from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, err, out, output_folder, resolve_project
 from toolkit.cli.play import find_squads
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
 from toolkit.problems import UsageError
@@ -48,7 +48,7 @@ def add_parser(commands: Any) -> None:
     simulate.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     simulate.add_argument("--out", type=Path, metavar="DIR",
                           help="also write playtest.pdf, games.csv and the first game records under DIR")
-    simulate.set_defaults(run=run)
+    simulate.set_defaults(run=run, bundled_note=BUNDLED_NOTE)
 
 
 class _Bar:
@@ -82,6 +82,7 @@ def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[
         if len(args.args) > 1:
             raise UsageError("simulate --round-robin takes at most a DATA_DIR (no squads)")
         args.data_dir = Path(args.args[0]) if args.args else None
+        resolve_project(args)
         found, _ = discover(args.data_dir)
         playable = [(game, where) for game, where in found if game.supports("simulate")]
         if found and not playable:
@@ -90,6 +91,7 @@ def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[
     if len(args.args) not in (2, 3):
         raise UsageError("simulate takes SQUAD_A SQUAD_B [DATA_DIR] (or --round-robin [DATA_DIR])")
     args.data_dir = Path(args.args[2]) if len(args.args) == 3 else None
+    resolve_project(args)  # no DATA_DIR: the project you stand in, as for every command
     squads = (args.args[0], args.args[1])
     game, data = find_squads(args.data_dir, list(squads), "simulate")
     return [(game, data, squads)]

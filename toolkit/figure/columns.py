@@ -44,8 +44,12 @@ def normal(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").split()).casefold()
 
 
+MAX_HEADER = 200  # characters of a header named with --columns
+
+
 def parse_columns(text: str) -> dict[str, str]:
-    """`name=Figure,mp=Move` -> {'name': 'Figure', 'mp': 'Move'}; unknown fields are a usage error."""
+    """`name=Figure,mp=Move` -> {'name': 'Figure', 'mp': 'Move'}; unknown fields, a header that is not plain
+    text (a control character, or longer than MAX_HEADER) and one header named for two fields are usage errors."""
     mapping: dict[str, str] = {}
     for part in filter(None, (piece.strip() for piece in text.split(","))):
         key, sep, header = part.partition("=")
@@ -54,8 +58,23 @@ def parse_columns(text: str) -> dict[str, str]:
             raise UsageError(f"--columns: '{part[:60]}' is not field=Header (for example name=Figure)")
         if key not in FIELDS:
             raise UsageError(f"--columns: unknown field '{key[:40]}'; fields: {', '.join(FIELDS)}")
+        if not header.isprintable() or len(header.strip()) > MAX_HEADER:
+            raise UsageError(f"--columns: the header for {key} must be one line of plain text of at most "
+                             f"{MAX_HEADER} characters (no control characters)")
         mapping[key] = header.strip()
+    check_distinct(mapping)
     return mapping
+
+
+def check_distinct(headers: dict[str, str]) -> None:
+    """UsageError when two fields have the same header (as headers are compared): the sheet could not tell
+    their columns apart."""
+    seen: dict[str, str] = {}
+    for key, header in headers.items():
+        other = seen.setdefault(normal(header), key)
+        if other != key:
+            raise UsageError(f"--columns: {other} and {key} would both be the column '{header[:60]}'; give each "
+                             "field its own header")
 
 
 @dataclass(frozen=True)

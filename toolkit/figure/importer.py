@@ -48,6 +48,8 @@ VALUE_COLUMNS = ("Attack Value", "Attack Ability")
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 OTHER_SHEET_SUFFIXES = (".xls", ".ods", ".numbers")  # not read: no kept library makes them cheap
+MAX_XLSX_UNPACKED = 256 * 2**20  # bytes a workbook may unpack to (100,000 rows as duelkit writes them: ~50 MB)
+MAX_XLSX_COLUMNS = 2048  # a row per unit with 96 segments of 5 columns needs under 500
 PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
 SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
@@ -212,25 +214,56 @@ def _xlsx_records(raw: bytes, path: Path) -> Iterator[tuple[int, list[str]]]:
     """(row number, cells as text) for each non-blank row of the workbook's first worksheet (openpyxl).
     Formulas are read as the values the spreadsheet last computed, never evaluated; a formula with no
     computed value (a workbook written by a program, never opened in a spreadsheet) is read as its
-    formula text, so it is reported at its cell instead of read as an empty cell."""
+    formula text, so it is reported at its cell instead of read as an empty cell.
+
+    A workbook is a zip of XML, so a few kilobytes can claim gigabytes: its unpacked size is checked
+    first, the sheet's own `dimension` claim is ignored (rows are as long as their last cell), blank
+    rows are dropped as they are read, and a row reaching past column MAX_XLSX_COLUMNS is refused."""
     from openpyxl import load_workbook
 
+    _check_unpacked_size(raw, path)
+    rows: list[tuple[int, list[str]]] = []
     try:
         values = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
         formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
-        rows = [[_cell_text(value if value is not None else formula) for value, formula
-                 in itertools.zip_longest(value_row, formula_row)]
-                for value_row, formula_row in itertools.zip_longest(
-                    values.worksheets[0].iter_rows(values_only=True),
-                    formulas.worksheets[0].iter_rows(values_only=True), fillvalue=())]
+        if not values.worksheets:
+            raise DuelkitError(f"'{path}' has no worksheet; save it again from the spreadsheet, or as CSV UTF-8")
+        sheets = (values.worksheets[0], formulas.worksheets[0])
+        for sheet in sheets:
+            sheet.reset_dimensions()  # the file's claim, which openpyxl would pad every row to
+        pairs = itertools.zip_longest(*(sheet.iter_rows(values_only=True) for sheet in sheets), fillvalue=())
+        for number, (value_row, formula_row) in enumerate(pairs, start=1):
+            if max(len(value_row), len(formula_row)) > MAX_XLSX_COLUMNS:
+                raise DuelkitError(f"{path}:{number}: the row reaches past column {MAX_XLSX_COLUMNS}; a unit "
+                                   "sheet is far narrower (delete the cells far to the right, or save as CSV UTF-8)")
+            cells = [_cell_text(value if value is not None else formula)
+                     for value, formula in itertools.zip_longest(value_row, formula_row)]
+            if any(cell.strip() for cell in cells):
+                rows.append((number, cells))
         values.close()
         formulas.close()
+    except DuelkitError:
+        raise
     except Exception as exc:  # any failure of the third-party reader on this file: the file is unreadable
         raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
                            "save it again from the spreadsheet, or as CSV UTF-8") from None
-    for number, cells in enumerate(rows, start=1):
-        if any(cell.strip() for cell in cells):
-            yield number, cells
+    yield from rows
+
+
+def _check_unpacked_size(raw: bytes, path: Path) -> None:
+    """Refuse a workbook whose parts unpack to more than MAX_XLSX_UNPACKED bytes (a zip bomb) before any
+    is read. The sizes are the zip's own, and Python's zipfile never inflates a part past its stated size."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
+                           "save it again from the spreadsheet, or as CSV UTF-8") from None
+    if unpacked > MAX_XLSX_UNPACKED:
+        raise DuelkitError(f"'{path}' unpacks to {unpacked // 2**20} MB, more than the {MAX_XLSX_UNPACKED // 2**20} MB "
+                           "duelkit reads from a workbook; save the sheet as CSV UTF-8 and import that")
 
 
 def _cell_text(value: object) -> str:

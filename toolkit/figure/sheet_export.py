@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.csvsafe import csv_text, spreadsheet_cell
-from toolkit.figure.columns import FIELDS
+from toolkit.figure.columns import FIELDS, check_distinct
 from toolkit.figure.theme import named_statuses
 from toolkit.loading import documents, yaml_files
 from toolkit.yamlsource import load_yaml_file
@@ -57,7 +57,9 @@ def read_raw_units(unit_dir: Path, root: Path, skip_dir: str) -> tuple[list[dict
 def units_sheet(units: list[dict[str, Any]], columns: dict[str, str], statuses: Mapping[str, str]) -> Sheet:
     """The rows of the sheet: a header (the column map), then one row per segment. An `inflicts` that the
     import derives again from the effect text (`statuses`: the theme's printed names) is not a loss."""
-    header: list[object] = [columns.get(key, FIELDS[key]) for key in HEADER_FIELDS]
+    names = {key: columns.get(key, FIELDS[key]) for key in HEADER_FIELDS}
+    check_distinct(names)  # `--columns name=Movement` would write two 'Movement' columns
+    header: list[object] = list(names.values())
     sheet = Sheet([header])
     lost: Counter[str] = Counter()
     for unit in units:

@@ -156,3 +156,47 @@ def test_replay_of_a_diverging_record_exits_non_zero_with_the_line(tmp_path, cap
     capsys.readouterr()
     assert main(["replay", str(record)]) == 1
     assert f"game.jsonl:{index + 1}: the record diverges" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("where", "line", "message"), [
+    (0, "[" * 60_000 + "]" * 60_000, "line 1: not JSON"),  # nested past the recursion limit: was exit 70
+    (1, '{"turn": 1, "action": ' + "9" * 5000 + "}", "line 2: not JSON"),  # over Python's 4,300 digits: exit 70
+], ids=["nested-header", "long-integer"])
+def test_a_record_line_json_cannot_decode_is_a_located_error(tmp_path, capsys, where, line, message):
+    record = tmp_path / "game.jsonl"
+    assert main(["play", "hydro-conductor", "malfunction-cascade", "--players", "random,random", "--seed", "2",
+                 "--record", str(record)]) == 0
+    lines = record.read_text(encoding="utf-8").splitlines()
+    lines[where] = line
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 1
+    err = capsys.readouterr().err
+    assert message in err
+    assert "internal error" not in err
+
+
+def test_play_never_replaces_a_link_folder_or_fifo_given_as_the_record(tmp_path, capsys):
+    """`--record` used to rename its file over whatever had the name: as root, `--record /dev/full`
+    replaced the device with a regular file. Now it is refused before the game starts."""
+    import os
+
+    target = tmp_path / "kept.txt"
+    target.write_text("mine", encoding="utf-8")
+    (tmp_path / "link.jsonl").symlink_to(target)
+    (tmp_path / "folder.jsonl").mkdir()
+    os.mkfifo(tmp_path / "fifo.jsonl")
+    for name, what in (("link.jsonl", "a symbolic link"), ("folder.jsonl", "a folder"),
+                       ("fifo.jsonl", "not a regular file")):
+        code = main(["play", "hydro-conductor", "malfunction-cascade", "--players", "random,random", "--seed", "2",
+                     "--record", str(tmp_path / name)])
+        captured = capsys.readouterr()
+        assert code == 2
+        assert what in captured.err
+        assert "wins by" not in captured.out  # refused before playing
+        assert "draw by" not in captured.out
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert target.read_text(encoding="utf-8") == "mine"
+    assert (tmp_path / "folder.jsonl").is_dir()
+    assert (tmp_path / "fifo.jsonl").is_fifo()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["fifo.jsonl", "folder.jsonl", "kept.txt", "link.jsonl"]

@@ -195,7 +195,7 @@ def parse_record(text: str) -> Record:
             raise RecordError(f"line {number}: longer than {MAX_LINE_CHARS} characters")
         try:
             row = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # ValueError: also an integer of over 4,300 digits
             raise RecordError(f"line {number}: not JSON ({safe(str(exc), 100)})") from None
         if not isinstance(row, dict):
             raise RecordError(f"line {number}: expected a JSON object")
