@@ -564,3 +564,31 @@ def test_two_pieces_with_one_name_stop_the_build_instead_of_overwriting() -> Non
     twice = Component("cards", "Cards", pages=[page], pieces=[("card-x", page), ("card-x", page)])
     with pytest.raises(DuelkitError, match=r"card-x\.svg"):
         kit_files([twice], "Game", svg=True)
+
+
+def _fail_inside(folder, files: dict[str, bytes] | None = None) -> None:
+    """Open the output folder, write `files` as a kit when given, then fail as a command would."""
+    with folder as opened:
+        if files:
+            opened.replace("duel-protocol", files)
+        raise RuntimeError("the command failed")
+
+
+def test_a_command_failing_before_it_writes_leaves_no_folder_behind(tmp_path: Path) -> None:
+    """The folders an output folder had to create go again when the command fails before writing a kit;
+    a folder that was already there stays, and so does anything written."""
+    from toolkit.output import OutputFolder
+
+    deep = tmp_path / "new" / "deeper" / "out"
+    with pytest.raises(RuntimeError):
+        _fail_inside(OutputFolder(deep, None, ["duel-protocol"]))
+    assert not (tmp_path / "new").exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(RuntimeError):
+        _fail_inside(OutputFolder(kept, None, ["duel-protocol"]))
+    assert kept.is_dir()
+    written = tmp_path / "written"
+    with pytest.raises(RuntimeError):
+        _fail_inside(OutputFolder(written, None, ["duel-protocol"]), {"kit.pdf": b"%PDF"})
+    assert (written / "duel-protocol" / "kit.pdf").read_bytes() == b"%PDF"

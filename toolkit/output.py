@@ -234,6 +234,15 @@ def check_inside(folder: Path, project: Path) -> None:
                             "not write there. Remove the link or choose a folder with --out")
 
 
+def _missing_folders(path: Path) -> list[Path]:
+    """`path` and those of its parents that do not exist yet, deepest first: what `mkdir -p` would create."""
+    missing = []
+    while not path.exists() and not path.is_symlink() and path != path.parent:
+        missing.append(path)
+        path = path.parent
+    return missing
+
+
 class OutputFolder:
     """The chosen output folder, locked while one command writes kit folders into it.
 
@@ -247,6 +256,7 @@ class OutputFolder:
         self.project = project
         self.names = tuple(names)
         self._lock: int | None = None
+        self._made: list[Path] = []  # the folders this command created, deepest first
 
     def __enter__(self) -> OutputFolder:
         if self.project is not None:
@@ -254,14 +264,17 @@ class OutputFolder:
         try:
             for name in self.names:
                 check_replaceable(self.root / safe_name(name))
+            self._made = _missing_folders(self.root)
             self.root.mkdir(parents=True, exist_ok=True)
             self._lock = _take_lock(self.root)
             recover(self.root)
         except OSError as exc:
             self.__exit__()
+            self._remove_made()
             raise DuelkitError(f"cannot write {self.root}: {exc.strerror or exc}") from None
         except BaseException:
             self.__exit__()
+            self._remove_made()
             raise
         return self
 
@@ -269,6 +282,22 @@ class OutputFolder:
         if self._lock is not None:
             os.close(self._lock)  # closing the file releases the lock
             self._lock = None
+        if exc_info and exc_info[0] is not None:
+            self._remove_made()
+
+    def _remove_made(self) -> None:
+        """A command that failed before writing anything leaves no trace: the folders it created go again
+        (with the lock file, the only thing in them), so a refused build does not leave an empty output/."""
+        if not self._made:
+            return
+        try:
+            if {entry.name for entry in self.root.iterdir()} - {LOCK_FILE}:
+                return  # something was written after all: keep it
+            (self.root / LOCK_FILE).unlink(missing_ok=True)
+            for folder in self._made:
+                folder.rmdir()
+        except OSError:
+            pass  # best effort: the folders are empty or hold only the lock
 
     def replace(self, name: str, files: dict[str, bytes]) -> Path:
         """Swap in a folder `name` holding exactly `files` (and the mark); returns its path."""

@@ -199,6 +199,19 @@ def test_newcombe_interval_of_a_difference():
     assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
 
 
+def test_balance_board_options_name_themselves_and_need_board(capsys, tmp_path: Path):
+    code, _, err = run(capsys, "balance", "--game", "duel-protocol", "--board-games", "4", "--seed", "3",
+                       "--out", str(tmp_path / "a"))
+    assert code == 2
+    assert "--board-games, --seed only apply to the board-level section: add --board" in err
+    code, _, err = run(capsys, "balance", "--game", "duel-protocol", "--board", "--board-games", "3",
+                       "--players", "random,random", "--out", str(tmp_path / "b"))
+    assert code == 2
+    assert "--board-games for balance) is an even number" in err
+    assert not (tmp_path / "a").exists()
+    assert not (tmp_path / "b").exists()
+
+
 def test_balance_board_adds_the_round_robin_and_unit_impact(capsys, tmp_path: Path):
     import pikepdf
 

@@ -18,6 +18,9 @@ from toolkit.cli.common import (
 from toolkit.game import SimulateRequest
 from toolkit.problems import UsageError
 
+# the options of the board-level section; None on the command line means "not given"
+BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1}
+
 
 def add_parser(commands: Any) -> None:
     balance = add_output_command(commands, "balance", "every unit against every unit: ratings, heatmap, CSV",
@@ -29,25 +32,34 @@ def add_parser(commands: Any) -> None:
     balance.add_argument("--board", action="store_true",
                          help="add the board-level section: every squad against every squad in self-play, and "
                               "each unit's impact on its squad's win rate (slow: minutes)")
-    balance.add_argument("--board-games", type=int, default=100, metavar="N",
-                         help="games per self-play run for --board (default 100)")
-    balance.add_argument("--players", default="greedy,greedy", metavar="P,Q",
-                         help="players for --board (default greedy,greedy)")
-    balance.add_argument("--seed", type=int, default=1, metavar="S", help="root seed for --board (default 1)")
-    balance.add_argument("--jobs", type=int, default=1, metavar="K", help="local processes for --board")
+    balance.add_argument("--board-games", type=int, metavar="N",
+                         help=f"games per self-play run for --board (default {BOARD_DEFAULTS['board_games']})")
+    balance.add_argument("--players", metavar="P,Q",
+                         help=f"players for --board (default {BOARD_DEFAULTS['players']})")
+    balance.add_argument("--seed", type=int, metavar="S",
+                         help=f"root seed for --board (default {BOARD_DEFAULTS['seed']})")
+    balance.add_argument("--jobs", type=int, metavar="K", help="local processes for --board")
     balance.set_defaults(run=run)
 
 
+
 def _board_request(args: argparse.Namespace) -> SimulateRequest | None:
+    given = [name for name in BOARD_DEFAULTS if getattr(args, name) is not None]
     if not args.board:
+        if given:  # silently ignored, they would look like they had done something
+            named = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise UsageError(f"{named} only apply to the board-level section: add --board")
         return None
-    players = tuple(name.strip() for name in args.players.split(","))
+    value = {name: BOARD_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
+             for name in BOARD_DEFAULTS}
+    players = tuple(name.strip() for name in value["players"].split(","))
     if len(players) != 2:
         raise UsageError("--players takes two players separated by a comma, e.g. greedy,greedy")
-    return SimulateRequest(None, args.board_games, (players[0], players[1]), args.seed, args.jobs)
+    return SimulateRequest(None, value["board_games"], (players[0], players[1]), value["seed"], value["jobs"])
 
 
 def run(args: argparse.Namespace) -> int:
+    board = _board_request(args)  # before anything is loaded or written
     if args.skip_invalid:
         selected, _ = select_games(args, "balance")
         loaded = [(game, game.load(where)) for game, where in selected]
@@ -59,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         loaded = valid
     with output_folder(args, "balance", [game.id for game, _ in loaded]) as folder:
         for game, data in loaded:
-            written = game.balance(data, args.paper, _board_request(args))
+            written = game.balance(data, args.paper, board)
             target = folder.replace(game.id, written.files)
             out(f"{game.id}: {written.note}; wrote {target}/")
             for line in written.lines:

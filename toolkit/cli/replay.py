@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out
+from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, EXIT_PROBLEMS, add_command, err, out, resolve_project
 from toolkit.cli.play import find_squads
 from toolkit.problems import DuelkitError, UsageError
 
@@ -20,8 +20,8 @@ def add_parser(commands: Any) -> None:
     again.add_argument("file", type=Path, metavar="FILE", help="the game record (JSON lines)")
     again.add_argument("--turn", type=int, metavar="N", help="show the board at the start of turn N")
     again.add_argument("--data", type=Path, metavar="DATA_DIR", help="the data the game was played with "
-                       "(default: as the record says)")
-    again.set_defaults(run=run)
+                       "(default: the project you are in)")
+    again.set_defaults(run=run, bundled_note=BUNDLED_NOTE)
 
 
 def _read(path: Path) -> str:
@@ -63,12 +63,20 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--turn is a turn number from 1")
     text = _read(path)
     squads, recorded = _header(path, text)
-    data_dir = args.data if args.data is not None else (None if recorded is None else Path(recorded))
-    game, data = find_squads(data_dir, squads, "replay")
+    # the data is the project you stand in (or --data), never the folder the record names: a record is a
+    # file anyone can send, and its path could point anywhere; it is only named in the hint below
+    args.data_dir = args.data
+    resolve_project(args)
+    hint = (f" (the record was played with the data in '{recorded}': give that folder as --data)"
+            if recorded and args.data is None else "")
+    try:
+        game, data = find_squads(args.data_dir, squads, "replay")
+    except UsageError as exc:
+        raise UsageError(f"{exc}{hint}") from None
     try:
         result = game.replay(data, text, args.turn)
     except DuelkitError as exc:
-        raise DuelkitError(f"{path}: {exc}") from None
+        raise DuelkitError(f"{path}: {exc}{hint}") from None
     for line in result.lines:
         out(line)
     if result.divergence is not None:

@@ -52,7 +52,8 @@ def parse_rules(pairs: tuple[str, ...]) -> Rules:
 
 def check_request(request: SimulateRequest) -> None:
     if not 2 <= request.games <= MAX_GAMES or request.games % 2:
-        raise UsageError(f"--games is an even number from 2 to {MAX_GAMES} (games come in seat-swapped pairs)")
+        raise UsageError(f"the number of games (--games; --board-games for balance) is an even number from 2 to "
+                         f"{MAX_GAMES}: games come in seat-swapped pairs")
     if request.until_ci is not None and not 0 < request.until_ci < 1:
         raise UsageError("--until-ci takes the interval width as a fraction, e.g. 0.05 for 5 points")
     for name in request.players:

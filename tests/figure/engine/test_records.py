@@ -200,3 +200,39 @@ def test_play_never_replaces_a_link_folder_or_fifo_given_as_the_record(tmp_path,
     assert (tmp_path / "folder.jsonl").is_dir()
     assert (tmp_path / "fifo.jsonl").is_fifo()
     assert sorted(path.name for path in tmp_path.iterdir()) == ["fifo.jsonl", "folder.jsonl", "kept.txt", "link.jsonl"]
+
+
+def test_replay_uses_the_project_you_stand_in_never_the_folder_a_record_names(tmp_path, capsys, monkeypatch):
+    """A record is a file anyone can send: its `data` path is named in the hint, never read."""
+    project = tmp_path / "mygame"
+    assert main(["new", str(project), "--theme", "chimera", "--from-bundled"]) == 0
+    unit = project / "unit_data" / "a-sqt.yaml"
+    unit.write_text(unit.read_text(encoding="utf-8").replace("mp: 3", "mp: 2"), encoding="utf-8")  # not the demo
+    record = tmp_path / "game.jsonl"
+    monkeypatch.chdir(project)
+    assert main(["play", "attrition-lock", "grid-surge", "--players", "random,random", "--seed", "4",
+                 "--record", str(record)]) == 0
+    assert main(["replay", str(record)]) == 0  # inside the project: its data
+    assert "matches the record" in capsys.readouterr().out
+
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "unit_data").mkdir(parents=True)
+    (elsewhere / "duelkit.yaml").write_text("theme: chimera\n", encoding="utf-8")
+    (elsewhere / "unit_data" / "leak.yaml").write_text("id: SECRET-LINE-OF-ANOTHER-FOLDER\n", encoding="utf-8")
+    lines = record.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["data"] = str(elsewhere)
+    record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 0  # still the project's data: the folder named is not read
+    assert "SECRET" not in capsys.readouterr().err
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(outside)  # the demo data: the record's data hash does not match
+    assert main(["replay", str(record)]) == 1
+    err = capsys.readouterr().err
+    assert "SECRET" not in err
+    assert "data has changed" in err
+    assert f"played with the data in '{elsewhere}': give that folder as --data" in err
+    assert main(["replay", str(record), "--data", str(project)]) == 0
