@@ -302,8 +302,8 @@ class _Sheets:
         self.pages[-1].add(*items)
 
 
-def _grid_columns(diameter: float, area_w: float, gap: float = TOKEN_GAP) -> int:
-    return max(1, int((area_w + gap + 1e-6) // (diameter + gap)))
+def _grid_columns(cell_w: float, area_w: float, gap: float = TOKEN_GAP) -> int:
+    return max(1, int((area_w + gap + 1e-6) // (cell_w + gap)))
 
 
 def _heading_height(size: float) -> float:
