@@ -294,6 +294,16 @@ def test_fold_layout_puts_each_back_beside_its_front_and_ink_saver_backs(tmp_pat
     kit = page_texts(tmp_path / "fold" / "duel-protocol" / "kit.pdf")
     assert not any(BLANK in text for text in kit)
     assert "double-sided" not in kit[0]
+    # one-sided: the plan lists every page after itself once, the token sheets among them, and says how
+    # to make folded cards and tokens
+    rows = plan_rows(kit[0])
+    assert [row[0] for row in rows] == [2] + [row[1] + 1 for row in rows[:-1]]
+    assert rows[-1][1] == len(kit)
+    assert all(how == "single" for _, _, how, _ in rows)
+    assert [row[1] - row[0] + 1 for row in rows if row[3] == "Tokens"] == [3]
+    steps = " ".join(kit[0].split())
+    assert "cut each card and token out with its back as one piece" in steps
+    assert "cut each token through both layers on the front's thin line" in steps
     with pdfplumber.open(tmp_path / "fold" / "duel-protocol" / "schematics.pdf") as pdf:
         for page in pdf.pages:
             text = page.extract_text() or ""

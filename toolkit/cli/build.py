@@ -87,7 +87,8 @@ def add_kit_options(command: Any) -> None:
     sides = command.add_mutually_exclusive_group()
     sides.add_argument("--simplex", action="store_true", help="no card backs at all: every page single-sided")
     sides.add_argument("--layout", choices=("grid", "fold"), default="grid",
-                       help="fold: each card's back beside its front, to fold and glue (single-sided printers)")
+                       help="fold: each card's and token's back beside its front, to fold and glue "
+                            "(single-sided printers)")
     command.add_argument("--back-offset", type=back_offset, default=(0.0, 0.0), metavar="DX,DY",
                          help="shift every back page by what the print test measured, in mm (right and down "
                               "positive, seen from the front)")

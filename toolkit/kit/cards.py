@@ -82,7 +82,10 @@ def impose_deck(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shap
     one back per front, or one back for every card."""
     if options.layout == "fold":
         pairs = fold_pairs(fronts, backs, card_w, card_h)
-        return impose_cards(pairs, None, card_grid(paper, 2 * card_w, card_h), f"{label} (fold)")
+        pages = impose_cards(pairs, None, card_grid(paper, 2 * card_w, card_h), f"{label} (fold)")
+        for page in pages:
+            page.folds = "cards"
+        return pages
     return impose_cards(fronts, backs, card_grid(paper, card_w, card_h), label)
 
 

@@ -102,7 +102,7 @@ def prepared(page: Page, options: PrintOptions) -> Page:
         items += sheet_guides(page.width, page.height)
     if items == page.items:
         return page
-    return Page(page.width, page.height, items, page.label, page.side)
+    return Page(page.width, page.height, items, page.label, page.side, folds=page.folds)
 
 
 def component_pages(component: Component, options: PrintOptions) -> list[Page]:
@@ -243,8 +243,7 @@ def _instructions(rows: Sequence[PlanRow], options: PrintOptions, sheets: Sequen
     steps = ["Print the print test first, at 100 % (\"actual size\"; turn off \"fit to page\"), and check its "
              "ruler: every piece of the kit is drawn to size."]
     if options.layout == "fold":
-        steps.append("Print every page single-sided (built with --layout fold): cut each card out with its back "
-                     "as one piece, fold it on the dashed line, back behind front, and glue the halves together.")
+        steps.append(_fold_step({sheet.front.folds for sheet in sheets}))
     elif options.simplex:
         steps.append("This kit has no backs (built with --simplex): print every page single-sided.")
     else:
@@ -265,6 +264,19 @@ def _instructions(rows: Sequence[PlanRow], options: PrintOptions, sheets: Sequen
         steps.append(f"The kit uses more than one paper size ({', '.join(papers)}): print those pages "
                      "separately, on the paper the table names.")
     return steps
+
+
+def _fold_step(folds: set[str]) -> str:
+    """How to print and make the kit's glue-and-fold pieces, naming only those its pages hold."""
+    pieces = " and ".join(kind[:-1] for kind in ("cards", "tokens") if kind in folds)
+    step = "Print every page single-sided (built with --layout fold)"
+    if not pieces:
+        return step + "."
+    step += (f": cut each {pieces} out with its back as one piece, fold it on the dashed line, back behind "
+             "front, and glue the halves together.")
+    if "tokens" in folds:
+        step += " Once the glue is dry, cut each token through both layers on the front's thin line."
+    return step
 
 
 def plan_pages(rows: Sequence[PlanRow], title: str, options: PrintOptions, like: Page,

@@ -188,6 +188,11 @@ FOLD_STYLE = Style(stroke="#333333", width=0.3, dash=(2.0, 1.2))
 FOLD_HALO = Style(stroke="#ffffff", width=0.7)  # under the dashes: the fold shows on dark backs too
 
 
+def fold_line(x: float, top: float, bottom: float) -> list[Shape]:
+    """The vertical dashed line to fold on, over a white halo (cards and glue-and-fold tokens)."""
+    return [Line(x, top, x, bottom, FOLD_HALO), Line(x, top, x, bottom, FOLD_STYLE)]
+
+
 def fold_pairs(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]], card_w: float,
                card_h: float, bleed: float = BLEED) -> list[list[Shape]]:
     """Each card's front and back side by side as one 2w x h piece, joined along a dashed fold line.
@@ -198,8 +203,7 @@ def fold_pairs(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape
         back = backs[index] if len(backs) > 1 else backs[0]
         front_half = Group(tuple(art), clip=Rect(-bleed, -bleed, card_w + bleed, card_h + 2 * bleed))
         back_half = Group(tuple(back), dx=card_w, clip=Rect(0, -bleed, card_w + bleed, card_h + 2 * bleed))
-        pairs.append([front_half, back_half, Line(card_w, -bleed, card_w, card_h + bleed, FOLD_HALO),
-                      Line(card_w, -bleed, card_w, card_h + bleed, FOLD_STYLE)])
+        pairs.append([front_half, back_half, *fold_line(card_w, -bleed, card_h + bleed)])
     return pairs
 
 

@@ -141,13 +141,16 @@ def reusable(items: Sequence[Shape]) -> Reuse:
 
 
 PageSide = Literal["single", "front", "back", "flow"]
+Folds = Literal["", "cards", "tokens"]
 
 
 @dataclass
 class Page:
     """One printed page. `side` says how it prints: a "front" is followed by its "back" (the other side
     of the same sheet); "single" pages are one-sided; consecutive "flow" pages (a manual) may share
-    sheets in order. `guides` (trim, bleed, safe zones) are drawn only when asked for (`--guides`)."""
+    sheets in order. `guides` (trim, bleed, safe zones) are drawn only when asked for (`--guides`).
+    `folds` names what the page's glue-and-fold pairs are (`--layout fold`), so the print plan says how
+    to make them."""
 
     width: float
     height: float
@@ -155,6 +158,7 @@ class Page:
     label: str = ""
     side: PageSide = "single"
     guides: list[Shape] = field(default_factory=list)
+    folds: Folds = ""
 
     def add(self, *items: Shape) -> None:
         self.items.extend(items)

@@ -5,6 +5,7 @@ the unit's short designation, its name (when it fits) and its MP. Each side gets
 of its squad and for every upgrade form those units can reach. Markers are smaller discs that sit on a
 token: one set of every status of the theme, and Wait markers. Every piece is printed with bleed (its
 colour runs TOKEN_BLEED past its thin cut line, `toolkit.kit.bleed`), so a cut a little wide shows no paper.
+With `--layout fold` each piece is printed beside its back (the same face) to fold and glue (`toolkit.kit.fold`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from toolkit.kit.art import framed
 from toolkit.kit.bleed import CUT_NOTE, TOKEN_BLEED, Cutout, Trim, placed_guides
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
+from toolkit.kit.fold import FOLD_NOTE, PAIR_GAP, FoldPair
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
 from toolkit.players import PLAYERS, Player
 from toolkit.render.fonts import printable, text_width
@@ -48,7 +50,8 @@ WAIT_FILL, WAIT_INK = "#3d3d3d", "#ffffff"
 
 @dataclass(frozen=True)
 class Disc:
-    """One piece to cut out: a disc of `diameter` about (0, 0), filled to its bleed."""
+    """One piece to cut out: a disc of `diameter` about (0, 0), filled to its bleed. Every figure token
+    reads the same from both sides: folded (`--layout fold`), its back repeats its front."""
 
     diameter: float
     piece: Cutout
@@ -57,6 +60,9 @@ class Disc:
     def art(self) -> tuple[Shape, ...]:
         """As printed on the token sheet: with bleed and cut line."""
         return self.piece.printed()
+
+    def pair(self) -> FoldPair:
+        return FoldPair(self.piece, self.piece)
 
 
 def _disc(diameter: float, fill: str, ink: str, art: list[Shape]) -> Disc:
@@ -270,14 +276,17 @@ class _Sheets:
     """Fills pages top to bottom; a band of discs that does not fit starts a new page. Every page says
     how to cut, at the right of its first heading."""
 
-    def __init__(self, paper: str) -> None:
+    def __init__(self, paper: str, fold: bool) -> None:
         self.width, self.height = PAPER_SIZES[paper]
         self.pages: list[Page] = []
         self.y = self.height  # forces a first page
-        self.note = fit_line(CUT_NOTE, (self.width - 2 * PAGE_MARGIN) / 2, "regular", NOTE_SIZE, 5.5)
+        self.fold = fold
+        self.note = fit_line(FOLD_NOTE if fold else CUT_NOTE, (self.width - 2 * PAGE_MARGIN) / 2, "regular",
+                             NOTE_SIZE, 5.5)
 
     def new_page(self) -> None:
-        self.pages.append(Page(self.width, self.height, label=f"Tokens {len(self.pages) + 1}"))
+        label = f"Tokens {len(self.pages) + 1}" + (" (fold)" if self.fold else "")
+        self.pages.append(Page(self.width, self.height, label=label, folds="tokens" if self.fold else ""))
         self.y = PAGE_MARGIN
         self.add(Text(self.width - PAGE_MARGIN, PAGE_MARGIN + HEADING_SIZE * PT_TO_MM * ASCENT, self.note.lines[0],
                       self.note.size, "regular", MUTED, "end"))
@@ -293,8 +302,8 @@ class _Sheets:
         self.pages[-1].add(*items)
 
 
-def _grid_columns(diameter: float, area_w: float) -> int:
-    return max(1, int((area_w + TOKEN_GAP + 1e-6) // (diameter + TOKEN_GAP)))
+def _grid_columns(cell_w: float, area_w: float, gap: float = TOKEN_GAP) -> int:
+    return max(1, int((area_w + gap + 1e-6) // (cell_w + gap)))
 
 
 def _heading_height(size: float) -> float:
@@ -320,18 +329,43 @@ def _place(discs: tuple[Disc, ...], column_major: int, cols: int) -> list[tuple[
     return [(i // cols, i % cols, disc) for i, disc in enumerate(discs)]
 
 
+def _footprint(disc: Disc, fold: bool) -> tuple[float, float]:
+    """The width and height a piece takes on the sheet: its disc, or its glue-and-fold pair."""
+    if fold:
+        pair = disc.pair()
+        return pair.w, pair.h
+    return disc.diameter, disc.diameter
+
+
+def _draw(sheets: _Sheets, disc: Disc, cx: float, cy: float) -> None:
+    """The piece (or its pair) centred on (cx, cy), with its guides."""
+    if sheets.fold:
+        pair = disc.pair()
+        x, y = cx - pair.w / 2, cy - pair.h / 2
+        sheets.add(Group(pair.printed(), dx=x, dy=y))
+        sheets.pages[-1].guides.append(Group(pair.guides(), dx=x, dy=y))
+        return
+    sheets.add(Group(disc.art, dx=cx, dy=cy))
+    sheets.pages[-1].guides.append(placed_guides(disc.piece, cx, cy))
+
+
 def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
-    sheets = _Sheets(ctx.paper)
+    """Each section under its heading, its pieces in a grid of cells as large as its largest piece (its
+    glue-and-fold pair with `--layout fold`)."""
+    fold = ctx.options.layout == "fold"
+    gap = PAIR_GAP if fold else TOKEN_GAP  # a glue-and-fold pair has FOLD_ROOM of paper inside its outline
+    sheets = _Sheets(ctx.paper, fold)
     area_w = sheets.width - 2 * PAGE_MARGIN
     for section in all_sections:
-        diameter = max(disc.diameter for _, discs in section.rows for disc in discs) if any(
-            discs for _, discs in section.rows) else MARKER_DIAMETER
-        pitch = diameter + TOKEN_GAP
-        cols = _grid_columns(diameter, area_w)
+        sizes = ([_footprint(disc, fold) for _, discs in section.rows for disc in discs]
+                 or [_footprint(_disc(MARKER_DIAMETER, MARKER_FILL, INK, []), fold)])
+        cell_w, cell_h = max(w for w, _ in sizes), max(h for _, h in sizes)
+        pitch_x, pitch_y = cell_w + gap, cell_h + gap
+        cols = _grid_columns(cell_w, area_w, gap)
         if section.column_major:
             cols = max(1, cols)
         first_band = (_heading_height(HEADING_SIZE) + (_heading_height(SUBHEADING_SIZE) if section.rows[0][0] else 0)
-                      + diameter)
+                      + cell_h)
         if sheets.pages and sheets.y > PAGE_MARGIN:
             sheets.y += SECTION_GAP
         if not sheets.pages or sheets.room() < first_band:
@@ -341,7 +375,7 @@ def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
             if not discs:
                 continue
             if label:
-                if sheets.room() < _heading_height(SUBHEADING_SIZE) + diameter:
+                if sheets.room() < _heading_height(SUBHEADING_SIZE) + cell_h:
                     sheets.new_page()
                     _heading(sheets, section.heading, HEADING_SIZE, INK, PAGE_MARGIN, area_w)
                 _heading(sheets, label, SUBHEADING_SIZE, MUTED, PAGE_MARGIN, area_w)
@@ -353,16 +387,16 @@ def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
             top_row = 0
             band_top = sheets.y
             for row in sorted({row for row, _, _ in placed}):
-                if band_top + (row - top_row) * pitch + diameter > sheets.height - PAGE_MARGIN + 1e-6:
+                if band_top + (row - top_row) * pitch_y + cell_h > sheets.height - PAGE_MARGIN + 1e-6:
                     sheets.new_page()
                     _heading(sheets, section.heading, HEADING_SIZE, INK, PAGE_MARGIN, area_w)
                     band_top, top_row = sheets.y, row
                 for _, col, disc in (p for p in placed if p[0] == row):
-                    cx = PAGE_MARGIN + disc.diameter / 2 + col * pitch + (diameter - disc.diameter) / 2
-                    cy = band_top + (row - top_row) * pitch + diameter / 2
-                    sheets.add(Group(disc.art, dx=cx, dy=cy))
-                    sheets.pages[-1].guides.append(placed_guides(disc.piece, cx, cy))
-                sheets.y = band_top + (row - top_row) * pitch + diameter + TOKEN_GAP
+                    w, _ = _footprint(disc, fold)
+                    cx = PAGE_MARGIN + w / 2 + col * pitch_x + (cell_w - w) / 2
+                    cy = band_top + (row - top_row) * pitch_y + cell_h / 2
+                    _draw(sheets, disc, cx, cy)
+                sheets.y = band_top + (row - top_row) * pitch_y + cell_h + gap
     return sheets.pages
 
 

@@ -4,6 +4,8 @@ player's Momentum / Balance / Health track markers.
 
 Every piece carries its own thin cut line (the disc or square outline) in its contrasting ink, and its
 colour runs TOKEN_BLEED past that line (`toolkit.kit.bleed`), with room for scissors between pieces.
+With `--layout fold` each piece is printed beside its back to fold and glue (`toolkit.kit.fold`): the
+same face, except an initiative token's, whose back hides its value.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from toolkit.kit.bleed import CUT_NOTE, TOKEN_BLEED, Cutout, Trim, placed_guides
 from toolkit.kit.component import Component
+from toolkit.kit.fold import FOLD_NOTE, PAIR_GAP, FoldPair
 from toolkit.kit.palette import INK
 from toolkit.players import Player
 from toolkit.render.fonts import text_width
@@ -56,7 +59,8 @@ RANGE_GAP = {Range.APART: 7.0, Range.SWORD: 4.2, Range.CLOSE: 1.9}  # half the p
 
 @dataclass(frozen=True)
 class Token:
-    """One piece to cut out, with (0, 0) at the top-left of its w x h trim footprint."""
+    """One piece to cut out, with (0, 0) at the top-left of its w x h trim footprint. `back`: what its
+    other side shows when folded (`--layout fold`); None when the back repeats the front."""
 
     kind: str  # initiative / range / position / evade / marker
     label: str  # the value or name it shows
@@ -64,29 +68,52 @@ class Token:
     w: float
     h: float
     piece: Cutout
+    back: Cutout | None = None
 
     @property
     def art(self) -> tuple[Shape, ...]:
         """As printed on the token sheet: with bleed and cut line."""
         return self.piece.printed()
 
+    def pair(self) -> FoldPair:
+        return FoldPair(self.piece, self.back or self.piece)
+
+
+def _round(diameter: float, fill: str, ink: str, art: list[Shape]) -> Cutout:
+    """A disc whose `art` is drawn about its centre, in a footprint with (0, 0) at its top-left."""
+    r = diameter / 2
+    return Cutout(Trim.disc(r, r, diameter), fill, ink, (Group(tuple(art), dx=r, dy=r),))
+
 
 def _disc(kind: str, label: str, side: Player | None, diameter: float, fill: str, ink: str,
-          art: list[Shape]) -> Token:
+          art: list[Shape], back: Cutout | None = None) -> Token:
     """A round piece whose `art` is drawn about its centre."""
-    r = diameter / 2
-    return Token(kind, label, side, diameter, diameter,
-                 Cutout(Trim.disc(r, r, diameter), fill, ink, (Group(tuple(art), dx=r, dy=r),)))
+    return Token(kind, label, side, diameter, diameter, _round(diameter, fill, ink, art), back)
+
+
+def _initiative_face(side: PlayerLook) -> list[Shape]:
+    """What both sides of an initiative token show: the player's colour, pattern ring and frame."""
+    r = DISC / 2
+    return [*ring_pattern(side, r - 0.5, r - 2.3, side.pattern_ink), Circle(0, 0, r - 2.5, Style(stroke=side.ink,
+                                                                                                width=0.3))]
 
 
 def initiative_token(side: PlayerLook, value: int) -> Token:
-    r = DISC / 2
-    art = ring_pattern(side, r - 0.5, r - 2.3, side.pattern_ink)
-    art += [Circle(0, 0, r - 2.5, Style(stroke=side.ink, width=0.3)),
-            Text(0, 3.6, str(value), 19, "bold", side.ink, "middle"),
+    art = _initiative_face(side)
+    art += [Text(0, 3.6, str(value), 19, "bold", side.ink, "middle"),
             Text(0, -4.4, side.key, 6, "bold", side.ink, "middle"),
             Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
-    return _disc("initiative", str(value), side.player, DISC, side.fill, side.ink, art)
+    return _disc("initiative", str(value), side.player, DISC, side.fill, side.ink, art, initiative_back(side))
+
+
+def initiative_back(side: PlayerLook) -> Cutout:
+    """The other side of an initiative token (`--layout fold`): the player's colour, pattern, letter and
+    INITIATIVE, but no value. Speed is secret and a token is shown only when evades are resolved, so it
+    waits face down without giving the Initiative away."""
+    art = _initiative_face(side)
+    art += [Text(0, 3.0, side.key, 15, "bold", side.ink, "middle"),
+            Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
+    return _round(DISC, side.fill, side.ink, art)
 
 
 def evade_token() -> Token:
@@ -162,33 +189,61 @@ def token_rows(ctx: SwordContext, cuts: Cuts) -> list[TokenRow]:
     return rows
 
 
-def _wrap_row(row: TokenRow, width: float) -> int:
+def _footprint(token: Token, fold: bool) -> tuple[float, float]:
+    """The width and height a piece takes on the sheet: its trim, or its glue-and-fold pair."""
+    if fold:
+        pair = token.pair()
+        return pair.w, pair.h
+    return token.w, token.h
+
+
+def _gap(fold: bool) -> float:
+    """Between neighbouring pieces: each glue-and-fold pair already has FOLD_ROOM of paper inside it."""
+    return PAIR_GAP if fold else GAP
+
+
+def _wrap_row(row: TokenRow, width: float, fold: bool) -> int:
     """How many lines a row of tokens takes at `width`."""
     lines, x = 1, 0.0
     for index, token in enumerate(row.tokens):
+        token_w, _ = _footprint(token, fold)
         if index in row.breaks:
-            x += 2 * GAP
-        if x + token.w > width + 1e-6:
+            x += 2 * _gap(fold)
+        if x + token_w > width + 1e-6:
             lines, x = lines + 1, 0.0
-        x += token.w + GAP
+        x += token_w + _gap(fold)
     return lines
+
+
+def _draw(page: Page, token: Token, x: float, y: float, fold: bool) -> None:
+    """The piece (or its pair) with its top-left at (x, y), and its guides."""
+    if fold:
+        pair = token.pair()
+        page.add(Group(pair.printed(), dx=x, dy=y))
+        page.guides.append(Group(pair.guides(), dx=x, dy=y))
+        return
+    page.add(Group(token.art, dx=x, dy=y))
+    page.guides.append(placed_guides(token.piece, x, y))
 
 
 def build_tokens(ctx: SwordContext) -> Component:
     """Every token on as few pages as the rows need (one page on A4; two on US Letter when Initiative
-    reaches 10)."""
+    reaches 10); with `--layout fold` each token beside its back, on more pages."""
     width, height = PAPER_SIZES[ctx.paper]
     inner = width - 2 * MARGIN
     cuts = Cuts(ctx.locate)
+    fold = ctx.options.layout == "fold"
+    gap = _gap(fold)
     pages: list[Page] = []
     page: Page | None = None
     y = 0.0
-    cut_note = cuts.line(CUT_NOTE, inner / 2, "regular", 7, 5.5, "token sheet note")
+    cut_note = cuts.line(FOLD_NOTE if fold else CUT_NOTE, inner / 2, "regular", 7, 5.5, "token sheet note")
     note_w = text_width(cut_note.lines[0], "regular", cut_note.size)
     title = cuts.line(f"{ctx.name}: tokens", inner - note_w - 4.0, "bold", 14, 9, "token sheet title")
 
     def new_page() -> Page:
-        fresh = Page(width, height, label=f"Tokens {len(pages) + 1}")
+        fresh = Page(width, height, label=f"Tokens {len(pages) + 1}" + (" (fold)" if fold else ""),
+                     folds="tokens" if fold else "")
         pages.append(fresh)
         fresh.add(Text(MARGIN, MARGIN + 5.5, title.lines[0], title.size, "bold", SUMI))
         fresh.add(Rect(MARGIN, MARGIN + 8.0, inner, 0.8, filled(VERMILION)))
@@ -196,9 +251,9 @@ def build_tokens(ctx: SwordContext) -> Component:
         return fresh
 
     for row in token_rows(ctx, cuts):
-        row_h = max(token.h for token in row.tokens)
-        lines = _wrap_row(row, inner)
-        need = ROW_HEAD - 1.0 + TOKEN_BLEED + lines * (row_h + GAP) - GAP
+        row_h = max(_footprint(token, fold)[1] for token in row.tokens)
+        lines = _wrap_row(row, inner, fold)
+        need = ROW_HEAD - 1.0 + TOKEN_BLEED + lines * (row_h + gap) - gap
         if page is None or y + need > height - MARGIN:
             page = new_page()
             y = MARGIN + 14.0
@@ -209,13 +264,13 @@ def build_tokens(ctx: SwordContext) -> Component:
         y += ROW_HEAD + TOKEN_BLEED
         x = MARGIN
         for index, token in enumerate(row.tokens):
+            token_w, token_h = _footprint(token, fold)
             if index in row.breaks:
-                x += 2 * GAP
-            if x + token.w > MARGIN + inner + 1e-6:  # the row continues on a new line
-                x, y = MARGIN, y + row_h + GAP
-            page.add(Group(token.art, dx=x, dy=y + (row_h - token.h) / 2))
-            page.guides.append(placed_guides(token.piece, x, y + (row_h - token.h) / 2))
-            x += token.w + GAP
+                x += 2 * gap
+            if x + token_w > MARGIN + inner + 1e-6:  # the row continues on a new line
+                x, y = MARGIN, y + row_h + gap
+            _draw(page, token, x, y + (row_h - token_h) / 2, fold)
+            x += token_w + gap
         y += row_h + ROW_SPACE - TOKEN_BLEED
     component = Component("sword-tokens", f"{ctx.name}: tokens", pages=pages, warnings=cuts.problems)
     component.pieces = [(f"tokens-p{k}", p) for k, p in enumerate(pages, start=1)]
