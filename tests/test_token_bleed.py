@@ -208,13 +208,18 @@ def test_neighbours_keep_paper_between_their_bleeds_and_the_dead_zone_stays_empt
             for b in found[index + 1:]:
                 assert a.bleed.gap(b.bleed) >= PAPER_BETWEEN_BLEEDS - 1e-3, (a.trim, b.trim)
                 assert a.bleed.gap(b.trim) >= PAPER_BETWEEN_BLEEDS + TOKEN_BLEED - 1e-3
-        for item in page.ink:
-            ink = item.get("linewidth", 0) / MM / 2 if item.get("stroke") else 0.0
-            assert item["x0"] / MM - ink >= SHEET_MARGIN - 1e-3
-            assert item["top"] / MM - ink >= SHEET_MARGIN - 1e-3
-            assert page.width - item["x1"] / MM - ink >= SHEET_MARGIN - 1e-3
-            assert page.height - item["bottom"] / MM - ink >= SHEET_MARGIN - 1e-3
+        assert_clear_of_the_dead_zone(page)
 
+
+
+def assert_clear_of_the_dead_zone(page) -> None:
+    """No ink (strokes counted to their outer edge) within SHEET_MARGIN of the paper edge."""
+    for item in page.ink:
+        ink = item.get("linewidth", 0) / MM / 2 if item.get("stroke") else 0.0
+        assert item["x0"] / MM - ink >= SHEET_MARGIN - 1e-3
+        assert item["top"] / MM - ink >= SHEET_MARGIN - 1e-3
+        assert page.width - item["x1"] / MM - ink >= SHEET_MARGIN - 1e-3
+        assert page.height - item["bottom"] / MM - ink >= SHEET_MARGIN - 1e-3
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_bleed_prints_in_the_pieces_colour_where_a_wide_cut_lands(built: tuple[str, Path], game: str) -> None:

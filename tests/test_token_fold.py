@@ -24,6 +24,7 @@ from tests.test_token_bleed import (
     PAPERS,
     Outline,
     Piece,
+    assert_clear_of_the_dead_zone,
     expected_trims,
     guides,
     rgb,
@@ -37,7 +38,7 @@ from toolkit.kit.component import Component
 from toolkit.kit.fold import FOLD_NOTE, FOLD_ROOM, PAIR_EDGE, PAIR_GAP
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.plan import kit_layout
-from toolkit.render.impose import FOLD_STYLE, GUIDE_BLEED, GUIDE_SAFE, GUIDE_TRIM, SHEET_MARGIN
+from toolkit.render.impose import FOLD_STYLE, GUIDE_BLEED, GUIDE_SAFE, GUIDE_TRIM
 from toolkit.render.scene import Page, Text
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import initiative_values
@@ -173,12 +174,7 @@ def test_fold_sheets_keep_paper_between_pieces_and_clear_of_the_dead_zone(folded
         for index, a in enumerate(outlines):  # room for scissors between the pairs
             for b in outlines[index + 1:]:
                 assert a.gap(b) >= PAIR_GAP - 1e-3
-        for item in page.ink:
-            ink = item.get("linewidth", 0) / MM / 2 if item.get("stroke") else 0.0
-            assert item["x0"] / MM - ink >= SHEET_MARGIN - 1e-3
-            assert item["top"] / MM - ink >= SHEET_MARGIN - 1e-3
-            assert page.width - item["x1"] / MM - ink >= SHEET_MARGIN - 1e-3
-            assert page.height - item["bottom"] / MM - ink >= SHEET_MARGIN - 1e-3
+        assert_clear_of_the_dead_zone(page)
 
 
 @pytest.mark.parametrize("game", GAMES)
