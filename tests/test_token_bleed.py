@@ -212,6 +212,17 @@ def test_neighbours_keep_paper_between_their_bleeds_and_the_dead_zone_stays_empt
 
 
 
+def inset_in(char: dict, trim) -> float | None:
+    """How far a character's box lies inside a piece's trim (mm), or None when it is not over the piece."""
+    xs, ys = (char["x0"] / MM, char["x1"] / MM), (char["top"] / MM, char["bottom"] / MM)
+    x, y = sum(xs) / 2, sum(ys) / 2
+    if trim.round and math.hypot(x - trim.cx, y - trim.cy) < trim.w / 2:
+        return min(trim.w / 2 - math.hypot(cx - trim.cx, cy - trim.cy) for cx in xs for cy in ys)
+    if not trim.round and abs(x - trim.cx) < trim.w / 2 and abs(y - trim.cy) < trim.h / 2:
+        return min(xs[0] - (trim.cx - trim.w / 2), trim.cx + trim.w / 2 - xs[1],
+                   ys[0] - (trim.cy - trim.h / 2), trim.cy + trim.h / 2 - ys[1])
+    return None
+
 def assert_clear_of_the_dead_zone(page) -> None:
     """No ink (strokes counted to their outer edge) within SHEET_MARGIN of the paper edge."""
     for item in page.ink:
@@ -262,15 +273,9 @@ def test_token_text_stays_in_the_safe_zone(built: tuple[str, Path], game: str) -
     for page in sheets(token_pdf(out, game)):
         trims = [piece.trim for piece in page.pieces]
         for char in page.chars:
-            x, y = (char["x0"] + char["x1"]) / 2 / MM, (char["top"] + char["bottom"]) / 2 / MM
-            xs, ys = (char["x0"] / MM, char["x1"] / MM), (char["top"] / MM, char["bottom"] / MM)
             for trim in trims:
-                if trim.round and math.hypot(x - trim.cx, y - trim.cy) < trim.w / 2:
-                    inside = min(trim.w / 2 - math.hypot(cx - trim.cx, cy - trim.cy) for cx in xs for cy in ys)
-                elif not trim.round and abs(x - trim.cx) < trim.w / 2 and abs(y - trim.cy) < trim.h / 2:
-                    inside = min(xs[0] - (trim.cx - trim.w / 2), trim.cx + trim.w / 2 - xs[1],
-                                 ys[0] - (trim.cy - trim.h / 2), trim.cy + trim.h / 2 - ys[1])
-                else:
+                inside = inset_in(char, trim)
+                if inside is None:
                     continue
                 assert inside >= TOKEN_SAFE - 1e-3, (char["text"], trim)
                 checked += 1

@@ -7,7 +7,6 @@ says how to make folded tokens."""
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -27,6 +26,7 @@ from tests.test_token_bleed import (
     assert_clear_of_the_dead_zone,
     expected_trims,
     guides,
+    inset_in,
     rgb,
     same_colour,
     sheets,
@@ -185,14 +185,8 @@ def test_text_of_both_faces_stays_in_the_safe_zone(folded: tuple[str, Path], gam
         for piece in page.pieces:
             trim = piece.trim
             for char in page.chars:
-                xs, ys = (char["x0"] / MM, char["x1"] / MM), (char["top"] / MM, char["bottom"] / MM)
-                x, y = sum(xs) / 2, sum(ys) / 2
-                if trim.round and math.hypot(x - trim.cx, y - trim.cy) < trim.w / 2:
-                    inside = min(trim.w / 2 - math.hypot(cx - trim.cx, cy - trim.cy) for cx in xs for cy in ys)
-                elif not trim.round and abs(x - trim.cx) < trim.w / 2 and abs(y - trim.cy) < trim.h / 2:
-                    inside = min(xs[0] - (trim.cx - trim.w / 2), trim.cx + trim.w / 2 - xs[1],
-                                 ys[0] - (trim.cy - trim.h / 2), trim.cy + trim.h / 2 - ys[1])
-                else:
+                inside = inset_in(char, trim)
+                if inside is None:
                     continue
                 assert inside >= TOKEN_SAFE - 1e-3, (char["text"], trim)
                 checked += 1
