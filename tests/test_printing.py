@@ -155,6 +155,10 @@ def test_one_sided_kit_print_test_is_one_page_without_duplex_steps(tmp_path: Pat
     assert page_texts(tmp_path / game / test_pdf) == [front]
     assert re.search(r"print test\s+1\s+single-sided", kit[0])  # the plan's row
     assert not kit[2].startswith("Print test")
+    # the plan asks for the print settings in the print test's own words
+    settings = '100% ("Actual size"; turn off "Fit to page" and "Shrink to fit")'
+    assert settings in " ".join(kit[0].split())
+    assert settings in front
 
 def test_back_offset_moves_every_back_page(tmp_path: Path) -> None:
     assert main(["build", "--game", "duel-protocol", "--out", str(tmp_path / "plain")]) == 0
