@@ -137,6 +137,29 @@ def test_simplex_kit_has_no_backs_and_no_blanks(tmp_path: Path) -> None:
     assert "double-sided" not in simplex[0]
 
 
+@pytest.mark.parametrize(("game", "options", "test_pdf"), [
+    ("duel-protocol", ["--simplex"], "print-test.pdf"),
+    ("sword-duel", ["--layout", "fold"], "sword-print-test.pdf")])
+def test_one_sided_kit_print_test_is_one_page_without_duplex_steps(tmp_path: Path, game: str, options: list[str],
+                                                                  test_pdf: str) -> None:
+    """A one-sided kit leaves the print test's back out, so its front must not ask for both pages, a
+    double-sided print or crosshairs to line up (the plan says: 1 sheet, single-sided)."""
+    assert main(["build", "--game", game, *options, "--out", str(tmp_path)]) == 0
+    kit = page_texts(tmp_path / game / "kit.pdf")
+    front = kit[1]
+    assert front.startswith("Print test")
+    assert "Print this page at 100%" in front
+    assert "single-sided" in front
+    for duplex_only in ("page 1 of 2", "both pages", "double-sided", "crosshair", "A front", "--back-offset"):
+        assert duplex_only not in front, duplex_only
+    assert page_texts(tmp_path / game / test_pdf) == [front]
+    assert re.search(r"print test\s+1\s+single-sided", kit[0])  # the plan's row
+    assert not kit[2].startswith("Print test")
+    # the plan asks for the print settings in the print test's own words
+    settings = '100% ("Actual size"; turn off "Fit to page" and "Shrink to fit")'
+    assert settings in " ".join(kit[0].split())
+    assert settings in front
+
 def test_back_offset_moves_every_back_page(tmp_path: Path) -> None:
     assert main(["build", "--game", "duel-protocol", "--out", str(tmp_path / "plain")]) == 0
     shift = tmp_path / "shift"

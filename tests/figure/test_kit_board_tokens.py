@@ -295,6 +295,28 @@ def test_every_text_stays_inside_its_disc(theme, paper):
 
 
 @pytest.mark.parametrize("theme", THEMES)
+def test_marker_words_stay_inside_the_marker_ring(theme):
+    """A status or Wait marker's words keep a visible gap to the thin ring inside its cut line: 'Confusion',
+    'Scramble' and 'Rebooting' came within 0.3 mm of it (fitted to the cut line, not the ring)."""
+    component = build_tokens(ctx_for(theme))
+    checked = 0
+    for page in component.pages:
+        for group in _token_groups(page):
+            if not math.isclose(2 * _cut_radius(group), MARKER_DIAMETER):
+                continue
+            ring = min(c.r - c.style.width / 2 for c in group.items
+                       if isinstance(c, Circle) and c.style.fill is None and c.r < _cut_radius(group) - 0.5)
+            for item in group.items:
+                if not isinstance(item, Text) or not item.text.isalpha():
+                    continue  # the Wait marker's big '1' sits below the ring's word
+                half = text_width(item.text, item.font, item.size) / 2
+                top, bottom = item.y - item.size * PT_TO_MM * 0.75, item.y + item.size * PT_TO_MM * 0.22
+                far = max(math.hypot(x, y) for x in (item.x - half, item.x + half) for y in (top, bottom))
+                assert ring - far >= 0.4, (item.text, round(far, 2), round(ring, 2))
+                checked += 1
+    assert checked > 20
+
+@pytest.mark.parametrize("theme", THEMES)
 def test_status_and_wait_markers(theme):
     ctx = ctx_for(theme)
     component = build_tokens(ctx)

@@ -204,6 +204,37 @@ def test_token_sheet_holds_initiative_range_and_evade_tokens(ctx: SwordContext) 
         assert 0 <= group.dy <= height - token.h
 
 
+def _placed(items: tuple[Shape, ...], dx: float = 0.0, dy: float = 0.0) -> Iterator[tuple[Shape, float, float]]:
+    for item in items:
+        if isinstance(item, Group):
+            yield from _placed(item.items, dx + item.dx, dy + item.dy)
+        else:
+            yield item, dx, dy
+
+
+def test_round_token_words_stay_inside_their_frame_ring(ctx: SwordContext) -> None:
+    """Every word on a disc (both faces) lies inside the innermost ring drawn around it: INITIATIVE sat on
+    the initiative tokens' ring, its first and last letters crossed by the line."""
+    checked = 0
+    for token in (t for row in token_rows(ctx, Cuts()) for t in row.tokens if t.piece.trim.round):
+        for face in (token.piece, token.back or token.piece):
+            shapes = list(_placed(face.art))
+            cx, cy = face.trim.x + face.trim.w / 2, face.trim.y + face.trim.h / 2
+            frame = min(s.r - s.style.width / 2 for s, _, _ in shapes
+                        if isinstance(s, Circle) and s.style.stroke and s.style.fill is None and s.r > 3)
+            for text, dx, dy in shapes:
+                if not isinstance(text, Text):
+                    continue
+                assert text.anchor == "middle"
+                half = text_width(text.text, text.font, text.size) / 2
+                x, base = text.x + dx - cx, text.y + dy - cy
+                top = base - 0.75 * text.size * PT_TO_MM  # about the cap height
+                corners = max(math.hypot(x + side * half, y) for side in (-1, 1) for y in (base, top))
+                assert corners < frame, (token.kind, token.label, text.text, round(corners, 2), round(frame, 2))
+                checked += 1
+    assert checked > 40
+
+
 # --- quick reference -----------------------------------------------------------------------------------
 
 def test_quick_reference_range_cells_come_from_resolve_position(ctx: SwordContext) -> None:

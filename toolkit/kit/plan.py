@@ -240,8 +240,8 @@ def _split_flow(sheet: Sheet) -> list[Sheet]:
 def _instructions(rows: Sequence[PlanRow], options: PrintOptions, sheets: Sequence[Sheet]) -> list[str]:
     papers = sorted({row.paper for row in rows})
     duplex = any(sheet.duplex and not sheet.flow for sheet in sheets)
-    steps = ["Print the print test first, at 100 % (\"actual size\"; turn off \"fit to page\"), and check its "
-             "ruler: every piece of the kit is drawn to size."]
+    steps = ["Print the print test first, at 100% (\"Actual size\"; turn off \"Fit to page\" and \"Shrink to fit\"), "
+             "and check its ruler: every piece of the kit is drawn to size."]  # worded as the print test says it
     if options.layout == "fold":
         steps.append(_fold_step({sheet.front.folds for sheet in sheets}))
     elif options.simplex:

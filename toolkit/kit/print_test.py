@@ -5,6 +5,8 @@ their letters, a line of its words) through a `PrintTestSpec`.
 Page 1 has a 100 mm ruler, an 80 x 50 mm box, colour swatches, line weights and small text, and two
 duplex marks near opposite corners. Page 2 (the back) repeats the marks at the mirrored x position
 (paper width - x): after a long-edge duplex print, held to the light, each back mark lies on its front mark.
+A one-sided kit (`--simplex`, `--layout fold`) has nothing to line up: its print test is page 1 alone,
+without the marks, and says so.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class PrintTestSpec:
     sample: str  # a line of the game's words for the small-text samples
     smallest_text: float | None  # pt, measured from the rest of the kit's pages (None: not measured)
     accent: str = ACCENT  # the game's accent colour: the top rule, step numbers and section headings
+    one_sided: bool = False  # the kit prints single-sided: one page, no duplex marks (`plan.one_sided`)
 
 
 def duplex_marks(paper: str) -> list[tuple[str, float, float]]:
@@ -134,19 +137,23 @@ def front_page(spec: PrintTestSpec) -> Page:
 def _front(spec: PrintTestSpec, gap: float) -> tuple[Page, float]:
     width, height = PAPER_SIZES[spec.paper]
     inner = width - 2 * MARGIN
-    items: list[Shape] = [Rect(MARGIN, MARGIN, inner - 2 * MARK_ARM - 8, 1.2, filled(spec.accent))]
+    beside_mark = 0.0 if spec.one_sided else 2 * MARK_ARM + 8  # mark B sits top right on a duplex test
+    items: list[Shape] = [Rect(MARGIN, MARGIN, inner - beside_mark, 1.2, filled(spec.accent))]
     items.append(Text(MARGIN, MARGIN + 10.5, "Print test", 17, "bold", INK))
-    sub = fit_line(f"{spec.game}  ·  page 1 of 2 (front)  ·  {spec.paper.upper()} paper",
-                   inner - 2 * MARK_ARM - 10, "regular", 9, 6)
+    which = "" if spec.one_sided else "page 1 of 2 (front)  ·  "
+    sub = fit_line(f"{spec.game}  ·  {which}{spec.paper.upper()} paper", inner - beside_mark - 2, "regular", 9, 6)
     items.append(Text(MARGIN, MARGIN + 16.5, sub.lines[0], sub.size, "regular", MUTED))
-    y = _steps(items, [
-        "Print both pages of this file at 100% (\"Actual size\"; turn off \"Fit to page\" and \"Shrink to fit\").",
-        f"Measure the ruler: 0 to {RULER_MM} must be exactly {RULER_MM} mm, and the box {BOX[0]:g} x {BOX[1]:g} mm. "
-        "If not, fix the print scale before printing the kit, or cards, tokens and the board come out the "
-        "wrong size.",
-        "Print double-sided, flipping on the long edge, then hold the sheet up to a light: the back's "
-        "crosshairs A and B must lie on the ones on this side (see the notes at the bottom).",
-    ], MARGIN, MARGIN + 22.0, inner, spec.accent)
+    scale = (f"Measure the ruler: 0 to {RULER_MM} must be exactly {RULER_MM} mm, and the box {BOX[0]:g} x "
+             f"{BOX[1]:g} mm. If not, fix the print scale before printing the kit, or cards, tokens and the board "
+             "come out the wrong size.")
+    at_size = "at 100% (\"Actual size\"; turn off \"Fit to page\" and \"Shrink to fit\")."
+    steps = ([f"Print this page {at_size}", scale,
+              "This kit prints single-sided (no backs to line up with their fronts), so there is no duplex "
+              "check: check the colours and the smallest text below."] if spec.one_sided else
+             [f"Print both pages of this file {at_size}", scale,
+              "Print double-sided, flipping on the long edge, then hold the sheet up to a light: the back's "
+              "crosshairs A and B must lie on the ones on this side (see the notes at the bottom)."])
+    y = _steps(items, steps, MARGIN, MARGIN + 22.0, inner, spec.accent)
 
     # Scale: ruler and box.
     y += 6.0 + gap
@@ -203,6 +210,8 @@ def _front(spec: PrintTestSpec, gap: float) -> tuple[Page, float]:
     note = fit_text(said, width / 2 - 5 - MARGIN, 6.0, "regular", 6.5, 6.5)
     items += text_lines(note, tx, y + 2.5 + 4 * 4.2 - 2.0, "regular", MUTED)
     bottom = y + 2.5 + 4 * 4.2 + 0.5
+    if spec.one_sided:
+        return Page(width, height, items, label="print test", side="single"), bottom
 
     # Duplex marks.
     for name, mx, my in duplex_marks(spec.paper):
@@ -244,7 +253,10 @@ def back_page(spec: PrintTestSpec) -> Page:
 
 
 def print_test(spec: PrintTestSpec, name: str = "print-test") -> Component:
-    """The two pages, as the component `name` (its file is `<name>.pdf`)."""
-    front, back = front_page(spec), back_page(spec)
+    """The two pages (one in a one-sided kit), as the component `name` (its file is `<name>.pdf`)."""
+    front = front_page(spec)
+    if spec.one_sided:
+        return Component(name, f"{spec.game}: print test", pages=[front], pieces=[("print-test", front)])
+    back = back_page(spec)
     return Component(name, f"{spec.game}: print test", pages=[front, back],
                      pieces=[("print-test-front", front), ("print-test-back", back)])

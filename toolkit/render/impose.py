@@ -328,7 +328,7 @@ def _tile_note(label: str, number: int, total: int, cols: int, row: int, col: in
         lines.append(f"Cut along the dashed line at the top; lay this sheet over sheet {number - cols} so its edge "
                      "meets the solid line there and the half circles close. Glue.")
     if col == 0 and row == 0:
-        lines.append("Start here. Print every sheet at 100 %. Shaded strips go under the next sheet: put glue "
+        lines.append("Start here. Print every sheet at 100%. Shaded strips go under the next sheet: put glue "
                      "there.")
     return lines
 

@@ -8,6 +8,7 @@ from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color
 from toolkit.kit.component import Component
 from toolkit.kit.palette import TEAM
+from toolkit.kit.plan import one_sided
 from toolkit.kit.print_test import PrintTestSpec, Swatch, print_test
 from toolkit.players import PLAYERS
 
@@ -20,7 +21,8 @@ def print_test_spec(ctx: KitContext) -> PrintTestSpec:
     swatches += [Swatch(TEAM[side].fill, TEAM[side].ink, side.value, f"{terms.player} {side}") for side in PLAYERS]
     return PrintTestSpec(terms.game, ctx.paper, tuple(swatches),
                          "Every colour also carries a letter, so a black-and-white print still plays.",
-                         f"{terms.units} {terms.data_disk} 01-96 ★", ctx.smallest_text)
+                         f"{terms.units} {terms.data_disk} 01-96 ★", ctx.smallest_text,
+                         one_sided=one_sided(ctx.options))
 
 
 def build_print_test(ctx: KitContext) -> Component:

@@ -39,6 +39,8 @@ SUBHEADING_SIZE = 7.0
 SECTION_GAP = 6.0
 ASCENT, DESCENT = 0.8, 0.25  # of the font size, for keeping text inside a disc
 INSET = 1.2  # text keeps this far from a disc's edge (inside the TOKEN_SAFE zone)
+MARKER_RING = 0.9  # a marker's inner ring sits this far inside its cut line
+RING_CLEAR = 0.5  # a marker's words keep this far inside that ring (its 0.2 mm line included)
 NOTE_SIZE = 6.5
 STATUS_FILLS = {  # light tints keyed by internal status id, so markers differ at a glance and stay legible
     "poison": "#e3d2ef", "noxious": "#cdb0e3", "paralysis": "#fbeea0", "burn": "#f8c9a8",
@@ -82,12 +84,13 @@ def _half_chord(r: float, y: float) -> float:
     return math.sqrt(max(0.0, r * r - y * y))
 
 
-def line_room(r: float, baseline: float, size: float) -> float:
-    """Widest text whose box (ascent above, descent below the baseline) stays inside a disc of radius r."""
+def line_room(r: float, baseline: float, size: float, inset: float = INSET) -> float:
+    """Widest text whose box (ascent above, descent below the baseline) stays `inset` inside a disc of
+    radius r."""
     top = baseline - size * PT_TO_MM * ASCENT
     bottom = baseline + size * PT_TO_MM * DESCENT
     reach = max(abs(top), abs(bottom))  # the narrowest chord the text box meets
-    return 2 * _half_chord(r - INSET, reach) if reach < r - INSET else 0.0
+    return 2 * _half_chord(r - inset, reach) if reach < r - inset else 0.0
 
 
 def _words(text: str) -> list[str]:
@@ -111,9 +114,9 @@ def _wrap_words(text: str, width: float, font: FontName, size: float) -> list[st
 
 
 def fit_in_disc(text: str, r: float, centre_y: float, font: FontName, size: float, min_size: float,
-                max_lines: int, color: str) -> list[Text] | None:
-    """Centred lines around `centre_y` that stay inside the disc, wrapped at words and shrunk; None if the
-    text cannot be shown whole."""
+                max_lines: int, color: str, inset: float = INSET) -> list[Text] | None:
+    """Centred lines around `centre_y` that stay `inset` inside the disc of radius r, wrapped at words and
+    shrunk; None if the text cannot be shown whole."""
     text = printable(text, font)
     current = size
     while current >= min_size - 1e-6:
@@ -121,7 +124,7 @@ def fit_in_disc(text: str, r: float, centre_y: float, font: FontName, size: floa
         for count in range(1, max_lines + 1):
             first = centre_y - (count - 1) * height / 2 + current * PT_TO_MM * (ASCENT - DESCENT) / 2
             baselines = [first + i * height for i in range(count)]
-            width = min(line_room(r, b, current) for b in baselines)
+            width = min(line_room(r, b, current, inset) for b in baselines)
             lines = _wrap_words(text, width, font, current) if width > 0 else None
             if lines is not None and len(lines) <= count:
                 baselines = baselines[:len(lines)] if len(lines) == count else [
@@ -189,14 +192,15 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
 
 def status_marker(ctx: KitContext, status_id: str) -> Disc:
     r = MARKER_DIAMETER / 2
+    ring = r - MARKER_RING  # the words fit inside the ring, not just the cut line (they sat on the ring)
     name = ctx.theme.statuses[status_id]
-    art: list[Shape] = [Circle(0, 0, r - 0.9, Style(stroke=MUTED, width=0.2))]
-    lines = (fit_in_disc(name, r, 0, "condensed-bold", 6.5, 4.5, 2, INK)
-             or fit_in_disc(abbreviate(name), r, 0, "condensed-bold", 6.5, 4.5, 2, INK))
+    art: list[Shape] = [Circle(0, 0, ring, Style(stroke=MUTED, width=0.2))]
+    lines = (fit_in_disc(name, ring, 0, "condensed-bold", 6.5, 4.5, 2, INK, RING_CLEAR)
+             or fit_in_disc(abbreviate(name), ring, 0, "condensed-bold", 6.5, 4.5, 2, INK, RING_CLEAR))
     if lines is None:
         ctx.fits.note(f"status marker '{name}' does not fit a {MARKER_DIAMETER:g} mm marker and was cut short",
                       THEME_HINT)
-        fitted = fit_line(name, line_room(r, 1.0, 4.5), "condensed-bold", 4.5, 4.5)
+        fitted = fit_line(name, line_room(ring, 1.0, 4.5, RING_CLEAR), "condensed-bold", 4.5, 4.5)
         lines = [Text(0, 1.0, fitted.lines[0], fitted.size, "condensed-bold", INK, "middle")]
     art += lines
     return _disc(MARKER_DIAMETER, STATUS_FILLS.get(status_id, MARKER_FILL), INK, art)
@@ -204,12 +208,13 @@ def status_marker(ctx: KitContext, status_id: str) -> Disc:
 
 def wait_marker(ctx: KitContext) -> Disc:
     r = MARKER_DIAMETER / 2
+    ring = r - MARKER_RING
     word = ctx.theme.terms.wait
-    art: list[Shape] = [Circle(0, 0, r - 0.9, Style(stroke=WAIT_INK, width=0.2))]
-    lines = fit_in_disc(word, r, -2.2, "condensed-bold", 6.0, 4.0, 1, WAIT_INK)
+    art: list[Shape] = [Circle(0, 0, ring, Style(stroke=WAIT_INK, width=0.2))]
+    lines = fit_in_disc(word, ring, -2.2, "condensed-bold", 6.0, 4.0, 1, WAIT_INK, RING_CLEAR)
     if lines is None:
         ctx.fits.note(f"Wait marker word '{word}' does not fit a {MARKER_DIAMETER:g} mm marker", THEME_HINT)
-        fitted = fit_line(word, line_room(r, -1.4, 4.0), "condensed-bold", 4.0, 4.0)
+        fitted = fit_line(word, line_room(ring, -1.4, 4.0, RING_CLEAR), "condensed-bold", 4.0, 4.0)
         lines = [Text(0, -1.4, fitted.lines[0], fitted.size, "condensed-bold", WAIT_INK, "middle")]
     art += lines
     art.append(Text(0, 4.6, "1", 11.0, "bold", WAIT_INK, "middle"))

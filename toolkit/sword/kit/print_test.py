@@ -4,6 +4,7 @@ each player's pieces, the two roles and the three range tokens, each with the le
 from __future__ import annotations
 
 from toolkit.kit.component import Component
+from toolkit.kit.plan import one_sided
 from toolkit.kit.print_test import PrintTestSpec, Swatch, print_test
 from toolkit.sword.context import SwordContext
 from toolkit.sword.kit.common import LOOKS, RANGE_FILL, RANGE_ORDER, RANGE_SHORT, ROLE_FILL, ROLE_NAME, SUMI, VERMILION
@@ -18,7 +19,8 @@ def print_test_spec(ctx: SwordContext, smallest_text: float | None) -> PrintTest
                  for number, distance in enumerate(RANGE_ORDER, start=1)]
     return PrintTestSpec(ctx.name, ctx.paper, tuple(swatches),
                          "Players' pieces also carry a letter and a pattern, so a black-and-white print still plays.",
-                         "Momentum · Balance · Initiative 1–10", smallest_text, accent=VERMILION)
+                         "Momentum · Balance · Initiative 1–10", smallest_text, accent=VERMILION,
+                         one_sided=one_sided(ctx.options))
 
 
 def build_print_test(ctx: SwordContext, smallest_text: float | None) -> Component:

@@ -98,11 +98,14 @@ def _initiative_face(side: PlayerLook) -> list[Shape]:
                                                                                                 width=0.3))]
 
 
+INITIATIVE_BASELINE = 6.2  # the word clear of the value above and inside the frame ring (6.6 put it on the ring)
+
+
 def initiative_token(side: PlayerLook, value: int) -> Token:
     art = _initiative_face(side)
     art += [Text(0, 3.6, str(value), 19, "bold", side.ink, "middle"),
             Text(0, -4.4, side.key, 6, "bold", side.ink, "middle"),
-            Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
+            Text(0, INITIATIVE_BASELINE, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
     return _disc("initiative", str(value), side.player, DISC, side.fill, side.ink, art, initiative_back(side))
 
 
@@ -112,7 +115,7 @@ def initiative_back(side: PlayerLook) -> Cutout:
     waits face down without giving the Initiative away."""
     art = _initiative_face(side)
     art += [Text(0, 3.0, side.key, 15, "bold", side.ink, "middle"),
-            Text(0, 6.6, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
+            Text(0, INITIATIVE_BASELINE, "INITIATIVE", 3.6, "condensed-bold", side.ink, "middle")]
     return _round(DISC, side.fill, side.ink, art)
 
 
