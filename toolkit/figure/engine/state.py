@@ -90,7 +90,7 @@ _FIELDS = ("pos", "occ", "masks", "status", "counter", "wait", "form", "segmod",
 
 
 class GameState:
-    __slots__ = (*_FIELDS, "game", "history", "_shared", "_legal")
+    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal")
 
     game: Game
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
@@ -120,6 +120,7 @@ class GameState:
     result: tuple[int, str] | None
     seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
     history: dict[tuple[int, ...], int]  # position_key() -> times seen
+    _unhashed: tuple[tuple[int, ...], ...]  # keys entered in `history` since `seen` was brought up to date
     _shared: bool
     _legal: list[Action] | list[int] | None
 
@@ -157,6 +158,7 @@ class GameState:
         s.result = None
         s.seen = 0
         s.history = {}
+        s._unhashed = ()
         s._shared = False
         s._legal = None
         s._begin_turn()
@@ -223,6 +225,7 @@ class GameState:
         s.result = self.result
         s.seen = self.seen
         s.history = self.history  # copied on the next write by either state
+        s._unhashed = self._unhashed  # a tuple: shared safely
         self._shared = s._shared = True
         s._legal = self._legal
         return s
@@ -287,6 +290,7 @@ class GameState:
 
     def serialize(self) -> str:
         """The state as JSON text (without the Game, which `deserialize` is given)."""
+        self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
         data["history"] = sorted([list(key), count] for key, count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
@@ -306,6 +310,7 @@ class GameState:
                 value = _tuplify(value)
             setattr(s, name, value)
         s.history = {tuple(key): count for key, count in data["history"]}
+        s._unhashed = ()
         s._shared = False
         s._legal = None
         return s
@@ -313,13 +318,31 @@ class GameState:
     # ---- derived facts ----------------------------------------------------------------------
 
     def _snapshot(self) -> tuple[object, ...]:
+        self._hash_history()
         return tuple(_tuplify(getattr(self, name)) for name in _FIELDS)
+
+    def _forget_history(self) -> None:
+        """No position seen yet (a hand-built position starts its own history)."""
+        self.history = {}
+        self.seen = 0
+        self._unhashed = ()
+        self._shared = False
+
+    def _hash_history(self) -> None:
+        """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a game
+        played to the end without either never computes one (most of a turn's cost saved in simulations)."""
+        seen = self.seen
+        for key in self._unhashed:
+            digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
+            seen = (seen + digest) & DIGEST_MASK
+        self.seen = seen
+        self._unhashed = ()
 
     def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
 
     def units_of(self, side: int) -> range:
-        return range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS)
+        return self.game.side_units[side]
 
     def form_of(self, slot: int) -> Form:
         return self.game.slots[slot].forms[self.form[slot]]
@@ -474,19 +497,21 @@ class GameState:
             return []
         actions: list[Action] = []
         pos = self.pos
-        units = self.units_of(side)
+        units = self.game.side_units[side]
         field = [s for s in units if pos[s] >= 0]
         for index, kind in enumerate(kinds):
             if used >> index & 1:
                 continue
+            one = self.game.module_actions[side][index]  # Action(MODULE, index, slot) by slot, built once
             if kind in ("damage_bonus", "star_bonus", "move_through"):
-                actions += [Action(MODULE, index, s) for s in field]
+                actions += [one[s] for s in field]
             elif kind == "clear_status":
-                actions += [Action(MODULE, index, s) for s in field if self.status[s]]
+                actions += [one[s] for s in field if self.status[s]]
             elif kind == "clear_wait":
-                actions += [Action(MODULE, index, s) for s in units if pos[s] == HANGAR and self.wait[s] > 0]
+                actions += [one[s] for s in units if pos[s] == HANGAR and self.wait[s] > 0]
             elif kind == "swap_units":
-                actions += [Action(MODULE, index, a, b) for i, a in enumerate(field) for b in field[i + 1:]]
+                pairs = self.game.pair_actions[side][index]
+                actions += [pairs[a][b] for i, a in enumerate(field) for b in field[i + 1:]]
             elif kind == "extra_mp":
                 actions.append(Action(MODULE, index))
             # respin is played during a battle (RESPIN), not in the module phase
@@ -497,6 +522,8 @@ class GameState:
         clear a Hangar unit's Wait."""
         game = self.game
         side = self.player
+        if not game.side_activated[side]:
+            return []
         actions: list[Action] = []
         pos = self.pos
         for slot in self.units_of(side):
@@ -539,9 +566,10 @@ class GameState:
                 if wait[slot] > 0:
                     blocked |= 1 << slot
         self.blocked = blocked
-        for slot in self.units_of(player):
-            if status[slot] and pos[slot] >= 0 and effects.thaw_turns(self.status_rule(slot)) is not None:
-                self.counter[slot] += 1
+        if any(status):  # most turns no unit has a status: skip the loop
+            for slot in self.units_of(player):
+                if status[slot] and pos[slot] >= 0 and effects.thaw_turns(self.status_rule(slot)) is not None:
+                    self.counter[slot] += 1
         self.phase = START
         self.tfx = NO_TURN_FX
         self.moved = -1
@@ -554,13 +582,12 @@ class GameState:
             self._shared = False
         seen = self.history.get(key, 0) + 1
         self.history[key] = seen
-        digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
-        self.seen = (self.seen + digest) & DIGEST_MASK
+        self._unhashed += (key,)
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
         legal = self._decisions()  # phase START: a player acts
-        if rules.lockout != "off" and not any(a[0] == MOVE or a[0] == WAKE for a in legal):
+        if rules.lockout != "off" and legal[-1] == PASS_ACTION:  # START ends in PASS only when nothing can move
             self._finish(1 - player, LOCKOUT)
             return
         self._legal = legal
@@ -570,8 +597,8 @@ class GameState:
         if self.result is not None:
             return
         status = self.status
-        self.queue = tuple(slot for slot in self.units_of(self.player)
-                           if status[slot] and self.pos[slot] >= 0 and slot not in self.battled
+        units = self.units_of(self.player) if any(status) else ()  # most turns no unit has a status
+        self.queue = tuple(slot for slot in units if status[slot] and self.pos[slot] >= 0 and slot not in self.battled
                            and effects.end_of_turn_spin_modifier(self.status_rule(slot)))
         self._next_queued()
 
@@ -589,7 +616,7 @@ class GameState:
         player = self.player
         rules = self.game.rules
         status = self.status
-        for slot in self.units_of(player):
+        for slot in self.units_of(player) if any(status) else ():  # most turns no unit has a status
             if not status[slot]:
                 continue
             turns = effects.thaw_turns(self.status_rule(slot))
@@ -673,18 +700,11 @@ class GameState:
                     return
 
     def _surrounded_units(self, side: int) -> list[int]:
-        """Units of `side` whose every neighbour node holds an opposing unit (one snapshot)."""
+        """Units of `side` whose every neighbour node holds an opposing unit (one snapshot), in slot order."""
         nbr = self.game.nbr_mask
         enemy = self.masks[1 - side]
-        rest = self.masks[side]
-        found = []
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            node = low.bit_length() - 1
-            if not nbr[node] & ~enemy:
-                found.append(self.occ[node])
-        return sorted(found)
+        pos = self.pos
+        return [slot for slot in self.game.side_units[side] if pos[slot] >= 0 and not nbr[pos[slot]] & ~enemy]
 
     def _deactivate(self, slot: int) -> None:
         """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""

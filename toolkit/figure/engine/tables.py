@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TypeAlias
 
 from toolkit.figure.engine import effects
-from toolkit.figure.engine.actions import MOVE, Action
+from toolkit.figure.engine.actions import MODULE, MOVE, Action
 from toolkit.figure.engine.rules import Rules
 from toolkit.figure.model import Color, Module, Segment, SubroutineEffect, TypeDamageBonusEffect, Unit
 from toolkit.figure.rules.board import Board
@@ -111,6 +111,14 @@ class Game:
                                  for i, form in enumerate(slot.forms) if isinstance(form.sub, TypeDamageBonusEffect))
                            for side in (0, 1))
         self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
+        self.side_units = tuple(range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS) for side in (0, 1))
+        self.side_activated = tuple(any(self.activated[s] for s in units) for units in self.side_units)
+        # every MODULE action built once: [side][module][slot] and, for two-unit modules, [side][module][slot][slot]
+        self.module_actions = tuple(tuple(tuple(Action(MODULE, index, s) for s in range(len(self.slots)))
+                                          for index in range(len(side))) for side in self.modules)
+        self.pair_actions = tuple(tuple(tuple(tuple(Action(MODULE, index, a, b) for b in range(len(self.slots)))
+                                              for a in range(len(self.slots)))
+                                        for index in range(len(side))) for side in self.modules)
 
     def moves_to(self, slot: int, found: int) -> tuple[Action, ...]:
         """The MOVE actions of `slot` to the nodes of a mask, in node order (cached: masks recur)."""
