@@ -36,7 +36,7 @@ from toolkit.figure.engine.actions import (
     Action,
     IllegalAction,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable, bits
 from toolkit.figure.model import (
     BoardEffect,
     ClearAdjacentStatusEffect,
@@ -363,12 +363,11 @@ class GameState:
         """Nodes a unit of `side` may move through: free nodes and passable opposing units (Standby Mode)."""
         masks = self.masks
         free = self.game.full_mask & ~(masks[0] | masks[1])
-        enemy = masks[1 - side]
-        if enemy:
-            status, pos, rules = self.status, self.pos, self.game.status_rules
-            ruling = self.game.rules.sleeper_passable
+        passable_codes = self.game.passable_codes
+        if passable_codes and masks[1 - side]:
+            status, pos = self.status, self.pos
             for s in self.units_of(1 - side):
-                if status[s] and pos[s] >= 0 and effects.passable_by_enemy(rules[status[s]], ruling):
+                if status[s] in passable_codes and pos[s] >= 0:
                     free |= 1 << pos[s]
         return free
 
@@ -458,22 +457,11 @@ class GameState:
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
         min_mp = game.rules.min_mp
         through = self.tfx[4]
-        reach = game.reach_mask
         actions: list[Action] = []
         wakes: list[Action] = []
-        for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
+        for slot in game.side_units[side]:
             where = pos[slot]
-            if where == HANGAR:
-                if wait[slot] > 0:
-                    continue
-                mp = max(min_mp, mp_table[slot][form[slot]] + bonus) - DEPLOY_COST_MP
-                found = 0
-                for entry in game.entries[side]:
-                    bit = 1 << entry
-                    if free & bit:
-                        found |= bit | reach(entry, mp, passable)
-                found &= free
-            elif where >= 0:
+            if where >= 0:
                 code = status[slot]
                 if code:
                     rule = rules[code]
@@ -482,11 +470,10 @@ class GameState:
                     if not effects.can_be_selected_to_move(rule):
                         continue
                 mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
-                found = reach(where, mp, game.full_mask if through == slot else passable) & free
-            else:
-                continue
-            if found:
-                actions += game.moves_to(slot, found)
+                actions += game.unit_moves(slot, where, mp, game.full_mask if through == slot else passable, free)
+            elif where == HANGAR and wait[slot] <= 0:
+                mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
+                actions += game.deploy_moves(slot, mp - DEPLOY_COST_MP, passable, free)
         return actions + wakes if wakes else actions
 
     def _module_actions(self) -> list[Action]:
@@ -496,38 +483,37 @@ class GameState:
         if used == (1 << len(kinds)) - 1:
             return []
         actions: list[Action] = []
-        pos = self.pos
-        units = self.game.side_units[side]
-        field = [s for s in units if pos[s] >= 0]
-        for index, kind in enumerate(kinds):
-            if used >> index & 1:
-                continue
-            one = self.game.module_actions[side][index]  # Action(MODULE, index, slot) by slot, built once
-            if kind in ("damage_bonus", "star_bonus", "move_through"):
-                actions += [one[s] for s in field]
-            elif kind == "clear_status":
-                actions += [one[s] for s in field if self.status[s]]
-            elif kind == "clear_wait":
-                actions += [one[s] for s in units if pos[s] == HANGAR and self.wait[s] > 0]
-            elif kind == "swap_units":
-                pairs = self.game.pair_actions[side][index]
-                actions += [pairs[a][b] for i, a in enumerate(field) for b in field[i + 1:]]
-            elif kind == "extra_mp":
-                actions.append(Action(MODULE, index))
-            # respin is played during a battle (RESPIN), not in the module phase
+        targets = self._module_target_sets(side)
+        choices = self.game.module_choices[side]
+        for index, target in enumerate(self.game.module_targets[side]):
+            if not used >> index & 1:
+                actions += choices[index][targets[target]]  # the actions for those units, built once per game
         return actions
+
+    def _module_target_sets(self, side: int) -> tuple[int, int, int]:
+        """The side's units a module may apply to, as bit sets (bit i: the side's unit i): on the field, on the
+        field with a status, waiting in the Hangar (the order of tables.FIELD_UNITS, ...)."""
+        pos, status, wait = self.pos, self.status, self.wait
+        field = statused = waiting = 0
+        for i, slot in enumerate(self.game.side_units[side]):
+            where = pos[slot]
+            if where >= 0:
+                field |= 1 << i
+                if status[slot]:
+                    statused |= 1 << i
+            elif where == HANGAR and wait[slot] > 0:
+                waiting |= 1 << i
+        return field, statused, waiting
 
     def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
         clear a Hangar unit's Wait."""
         game = self.game
         side = self.player
-        if not game.side_activated[side]:
-            return []
         actions: list[Action] = []
         pos = self.pos
-        for slot in self.units_of(side):
-            if not game.activated[slot] or pos[slot] < 0 or self.subs >> slot & 1:
+        for slot in game.activated_slots[side]:
+            if pos[slot] < 0 or self.subs >> slot & 1:
                 continue
             kind = game.sub_kinds[slot][self.form[slot]]
             if kind == "clear_adjacent_status":
@@ -623,11 +609,9 @@ class GameState:
             if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
                 status[slot] = 0
                 self.counter[slot] = 0
-        blocked = self.blocked
-        if blocked:
-            for slot in range(len(self.pos)):
-                if blocked >> slot & 1 and self.wait[slot] > 0:
-                    self.wait[slot] -= 1
+        for slot in bits(self.blocked):
+            if self.wait[slot] > 0:
+                self.wait[slot] -= 1
         self.turn += 1
         self.player = 1 - player
         self.decider = self.player
@@ -1021,24 +1005,24 @@ class GameState:
             targets = self.adjacent_enemies(winner) if effect.any_adjacent else [loser]
             for target in targets:
                 if self.pos[target] >= 0 and not self._immovable(target):
-                    options += [(target, n) for n in _bits(game.nbr_mask[self.pos[target]] & free)]
+                    options += [(target, n) for n in bits(game.nbr_mask[self.pos[target]] & free)]
         elif isinstance(effect, MoveSelfEffect):
             if effect.beside_opponent:
                 if self.pos[loser] >= 0:
-                    options = [(winner, n) for n in _bits(game.nbr_mask[self.pos[loser]] & free)]
+                    options = [(winner, n) for n in bits(game.nbr_mask[self.pos[loser]] & free)]
             else:
                 start = self.pos[winner]
                 found = game.reach_mask(start, effect.steps, free) & free
                 if effect.exact:
                     found &= ~game.reach_mask(start, effect.steps - 1, free)
-                options = [(winner, n) for n in _bits(found)]
+                options = [(winner, n) for n in bits(found)]
         else:
             for ally in self.units_of(winner // SQUAD_UNITS):
                 if ally == winner or self.pos[ally] < 0:
                     continue
                 if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
                     continue
-                options += [(ally, n) for n in _bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
+                options += [(ally, n) for n in bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
         return options
 
     def _upgrade_offered(self, slot: int) -> bool:
@@ -1051,16 +1035,6 @@ class GameState:
         self.pending = None
         self.decider = self.player
         self._end_turn()
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of a mask, lowest first (node indices)."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _tuplify(value: object) -> object:
