@@ -120,7 +120,7 @@ class GameState:
     result: tuple[int, str] | None
     seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
     history: dict[tuple[int, ...], int]  # position_key() -> times seen
-    _unhashed: tuple[tuple[int, ...], ...]  # keys entered in `history` since `seen` was brought up to date
+    _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
     _shared: bool
     _legal: list[Action] | list[int] | None
 
@@ -158,7 +158,7 @@ class GameState:
         s.result = None
         s.seen = 0
         s.history = {}
-        s._unhashed = ()
+        s._unhashed = []
         s._shared = False
         s._legal = None
         s._begin_turn()
@@ -224,8 +224,8 @@ class GameState:
         s.pending = self.pending
         s.result = self.result
         s.seen = self.seen
-        s.history = self.history  # copied on the next write by either state
-        s._unhashed = self._unhashed  # a tuple: shared safely
+        s.history = self.history  # both copied on the next write by either state
+        s._unhashed = self._unhashed
         self._shared = s._shared = True
         s._legal = self._legal
         return s
@@ -310,7 +310,7 @@ class GameState:
                 value = _tuplify(value)
             setattr(s, name, value)
         s.history = {tuple(key): count for key, count in data["history"]}
-        s._unhashed = ()
+        s._unhashed = []
         s._shared = False
         s._legal = None
         return s
@@ -325,7 +325,7 @@ class GameState:
         """No position seen yet (a hand-built position starts its own history)."""
         self.history = {}
         self.seen = 0
-        self._unhashed = ()
+        self._unhashed = []
         self._shared = False
 
     def _hash_history(self) -> None:
@@ -336,7 +336,7 @@ class GameState:
             digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
             seen = (seen + digest) & DIGEST_MASK
         self.seen = seen
-        self._unhashed = ()
+        self._unhashed = []  # a new list: a clone may share the old one
 
     def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
@@ -364,7 +364,7 @@ class GameState:
         masks = self.masks
         free = self.game.full_mask & ~(masks[0] | masks[1])
         passable_codes = self.game.passable_codes
-        if passable_codes and masks[1 - side]:
+        if passable_codes and masks[1 - side] and any(self.status):
             status, pos = self.status, self.pos
             for s in self.units_of(1 - side):
                 if status[s] in passable_codes and pos[s] >= 0:
@@ -519,10 +519,10 @@ class GameState:
             if kind == "clear_adjacent_status":
                 near = game.nbr_mask[pos[slot]]
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if pos[s] >= 0 and near >> pos[s] & 1 and self.status[s]]
+                            if self.status[s] and pos[s] >= 0 and near >> pos[s] & 1]
             elif kind == "clear_hangar_wait":
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if pos[s] == HANGAR and self.wait[s] > 0]
+                            if self.wait[s] > 0 and pos[s] == HANGAR]
         return actions
 
     def _choice_actions(self) -> list[Action]:
@@ -565,10 +565,11 @@ class GameState:
         key = self.position_key()
         if self._shared:
             self.history = dict(self.history)
+            self._unhashed = self._unhashed[:]
             self._shared = False
         seen = self.history.get(key, 0) + 1
         self.history[key] = seen
-        self._unhashed += (key,)
+        self._unhashed.append(key)
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
@@ -686,9 +687,9 @@ class GameState:
     def _surrounded_units(self, side: int) -> list[int]:
         """Units of `side` whose every neighbour node holds an opposing unit (one snapshot), in slot order."""
         nbr = self.game.nbr_mask
-        enemy = self.masks[1 - side]
+        open_nodes = ~self.masks[1 - side]  # nodes not held by an opposing unit
         pos = self.pos
-        return [slot for slot in self.game.side_units[side] if pos[slot] >= 0 and not nbr[pos[slot]] & ~enemy]
+        return [slot for slot in self.game.side_units[side] if pos[slot] >= 0 and not nbr[pos[slot]] & open_nodes]
 
     def _deactivate(self, slot: int) -> None:
         """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""

@@ -104,7 +104,7 @@ class Game:
         self.full_mask = (1 << len(self.node_names)) - 1
         self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
         self._reach: dict[tuple[int, int, int], int] = {}
-        self._moves: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self._moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
         self._unit_moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
         # per side, the nodes within k steps of any entry (k = 0, 1, ...): what a deploy can depend on
@@ -135,9 +135,7 @@ class Game:
         if actions is None:
             row = self.move_actions[slot]
             actions = tuple(row[n] for n in bits(found))
-            if len(self._moves) > REACH_CACHE_LIMIT:
-                self._moves.clear()
-            self._moves[key] = actions
+            self._remember(self._moves, key, actions)
         return actions
 
     def unit_moves(self, slot: int, start: int, mp: int, passable: int, free: int) -> tuple[Action, ...]:
