@@ -422,6 +422,8 @@ class GameState:
     def _decisions(self) -> list[Action]:
         """The actions of the player to act (not at a chance node)."""
         phase = self.phase
+        if phase <= MOVE_PHASE:
+            return self._turn_actions(phase)
         if phase == OVER:
             return []
         if phase == BATTLE:
@@ -432,8 +434,11 @@ class GameState:
         if phase == UPGRADE_PHASE:
             assert isinstance(self.pending, int)  # the slot that may upgrade
             return [PASS_ACTION, Action(UPGRADE, self.pending)]
-        if phase == CHOICE_PHASE:
-            return self._choice_actions()
+        assert phase == CHOICE_PHASE
+        return self._choice_actions()
+
+    def _turn_actions(self, phase: int) -> list[Action]:
+        """Modules (START), subroutines (START, SUB) and the move, or PASS when nothing can move."""
         actions: list[Action] = []
         if phase == START:
             actions += self._module_actions()
@@ -552,9 +557,10 @@ class GameState:
                 if wait[slot] > 0:
                     blocked |= 1 << slot
         self.blocked = blocked
-        if any(status):  # most turns no unit has a status: skip the loop
+        thawing = self.game.thawing_codes
+        if thawing and any(status):  # most turns no unit has a status: skip the loop
             for slot in self.units_of(player):
-                if status[slot] and pos[slot] >= 0 and effects.thaw_turns(self.status_rule(slot)) is not None:
+                if status[slot] in thawing and pos[slot] >= 0:
                     self.counter[slot] += 1
         self.phase = START
         self.tfx = NO_TURN_FX
@@ -584,9 +590,10 @@ class GameState:
         if self.result is not None:
             return
         status = self.status
-        units = self.units_of(self.player) if any(status) else ()  # most turns no unit has a status
-        self.queue = tuple(slot for slot in units if status[slot] and self.pos[slot] >= 0 and slot not in self.battled
-                           and effects.end_of_turn_spin_modifier(self.status_rule(slot)))
+        spinning = self.game.end_spin_codes
+        units = self.units_of(self.player) if spinning and any(status) else ()  # most turns: no status to spin
+        self.queue = tuple(slot for slot in units if status[slot] in spinning and self.pos[slot] >= 0
+                           and slot not in self.battled)
         self._next_queued()
 
     def _next_queued(self) -> None:

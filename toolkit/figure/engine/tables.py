@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
@@ -124,9 +124,15 @@ class Game:
                                     for kinds in self.module_kinds)
         self.module_choices = tuple(tuple(_module_choices(side, index, kind) for index, kind in enumerate(kinds))
                                     for side, kinds in enumerate(self.module_kinds))
-        # status codes whose units opposing units may move through (the sleeper_passable ruling applied)
-        self.passable_codes = frozenset(code for code, rule in enumerate(self.status_rules)
-                                        if effects.passable_by_enemy(rule, self.rules.sleeper_passable))
+        # status codes asked about every turn: opposing units may move through them (the sleeper_passable ruling
+        # applied), they thaw after some own turns, they spin at the end of the owner's turn (chimera Poison)
+        ruling = self.rules.sleeper_passable
+        self.passable_codes = self._status_codes(lambda rule: effects.passable_by_enemy(rule, ruling))
+        self.thawing_codes = self._status_codes(lambda rule: effects.thaw_turns(rule) is not None)
+        self.end_spin_codes = self._status_codes(lambda rule: bool(effects.end_of_turn_spin_modifier(rule)))
+
+    def _status_codes(self, question: Callable[[StatusRule | None], bool]) -> frozenset[int]:
+        return frozenset(code for code, rule in enumerate(self.status_rules) if question(rule))
 
     def moves_to(self, slot: int, found: int) -> tuple[Action, ...]:
         """The MOVE actions of `slot` to the nodes of a mask, in node order (cached: masks recur)."""
