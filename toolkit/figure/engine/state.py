@@ -118,7 +118,7 @@ class GameState:
     decider: int
     pending: Pending
     result: tuple[int, str] | None
-    seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
+    seen: int  # an order-free digest of the positions in `history` but not in `_unhashed` (state_hash never walks it)
     history: dict[tuple[int, ...], int]  # position_key() -> times seen
     _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
     _shared: bool
@@ -329,8 +329,8 @@ class GameState:
         self._shared = False
 
     def _hash_history(self) -> None:
-        """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a game
-        played to the end without either never computes one (most of a turn's cost saved in simulations)."""
+        """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a simulated
+        game never computes one (a digest cost about a tenth of a random game's turn)."""
         seen = self.seen
         for key in self._unhashed:
             digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
@@ -610,8 +610,9 @@ class GameState:
         player = self.player
         rules = self.game.rules
         status = self.status
-        for slot in self.units_of(player) if any(status) else ():  # most turns no unit has a status
-            if not status[slot]:
+        thawing = self.game.thawing_codes
+        for slot in self.units_of(player) if thawing and any(status) else ():  # most turns no unit has a status
+            if status[slot] not in thawing:
                 continue
             turns = effects.thaw_turns(self.status_rule(slot))
             if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
