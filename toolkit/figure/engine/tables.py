@@ -262,8 +262,8 @@ def bits(mask: int) -> list[int]:
 
 
 def _union_of_balls(balls: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """Masks of the nodes within distance 0, 1, 2, ... of any of several starts."""
-    longest = max(len(b) for b in balls)
+    """Masks of the nodes within distance 0, 1, 2, ... of any of several starts (none: no node)."""
+    longest = max((len(b) for b in balls), default=1)
     return tuple(_or(b[min(k, len(b) - 1)] for b in balls) for k in range(longest))
 
 
