@@ -53,8 +53,7 @@ def arrange(game: Game, places: Mapping[str, str], *, to_move: Player = Player.A
             state.used[player.seat] |= 1 << index
     state.turn = turn
     state.player = state.decider = to_move.seat
-    state.history = {}
-    state.seen = 0
+    state._forget_history()
     state.result = None
     state._legal = None
     state._begin_turn()

@@ -36,7 +36,7 @@ from toolkit.figure.engine.actions import (
     Action,
     IllegalAction,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable, bits
 from toolkit.figure.model import (
     BoardEffect,
     ClearAdjacentStatusEffect,
@@ -90,7 +90,7 @@ _FIELDS = ("pos", "occ", "masks", "status", "counter", "wait", "form", "segmod",
 
 
 class GameState:
-    __slots__ = (*_FIELDS, "game", "history", "_shared", "_legal")
+    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal")
 
     game: Game
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
@@ -118,8 +118,9 @@ class GameState:
     decider: int
     pending: Pending
     result: tuple[int, str] | None
-    seen: int  # an order-free digest of the positions in `history` (so state_hash need not walk it)
+    seen: int  # an order-free digest of the positions in `history` but not in `_unhashed` (state_hash never walks it)
     history: dict[tuple[int, ...], int]  # position_key() -> times seen
+    _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
     _shared: bool
     _legal: list[Action] | list[int] | None
 
@@ -157,6 +158,7 @@ class GameState:
         s.result = None
         s.seen = 0
         s.history = {}
+        s._unhashed = []
         s._shared = False
         s._legal = None
         s._begin_turn()
@@ -222,7 +224,8 @@ class GameState:
         s.pending = self.pending
         s.result = self.result
         s.seen = self.seen
-        s.history = self.history  # copied on the next write by either state
+        s.history = self.history  # both copied on the next write by either state
+        s._unhashed = self._unhashed
         self._shared = s._shared = True
         s._legal = self._legal
         return s
@@ -287,6 +290,7 @@ class GameState:
 
     def serialize(self) -> str:
         """The state as JSON text (without the Game, which `deserialize` is given)."""
+        self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
         data["history"] = sorted([list(key), count] for key, count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
@@ -306,6 +310,7 @@ class GameState:
                 value = _tuplify(value)
             setattr(s, name, value)
         s.history = {tuple(key): count for key, count in data["history"]}
+        s._unhashed = []
         s._shared = False
         s._legal = None
         return s
@@ -313,13 +318,31 @@ class GameState:
     # ---- derived facts ----------------------------------------------------------------------
 
     def _snapshot(self) -> tuple[object, ...]:
+        self._hash_history()
         return tuple(_tuplify(getattr(self, name)) for name in _FIELDS)
+
+    def _forget_history(self) -> None:
+        """No position seen yet (a hand-built position starts its own history)."""
+        self.history = {}
+        self.seen = 0
+        self._unhashed = []
+        self._shared = False
+
+    def _hash_history(self) -> None:
+        """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a simulated
+        game never computes one (a digest cost about a tenth of a random game's turn)."""
+        seen = self.seen
+        for key in self._unhashed:
+            digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
+            seen = (seen + digest) & DIGEST_MASK
+        self.seen = seen
+        self._unhashed = []  # a new list: a clone may share the old one
 
     def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
 
     def units_of(self, side: int) -> range:
-        return range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS)
+        return self.game.side_units[side]
 
     def form_of(self, slot: int) -> Form:
         return self.game.slots[slot].forms[self.form[slot]]
@@ -340,12 +363,11 @@ class GameState:
         """Nodes a unit of `side` may move through: free nodes and passable opposing units (Standby Mode)."""
         masks = self.masks
         free = self.game.full_mask & ~(masks[0] | masks[1])
-        enemy = masks[1 - side]
-        if enemy:
-            status, pos, rules = self.status, self.pos, self.game.status_rules
-            ruling = self.game.rules.sleeper_passable
+        passable_codes = self.game.passable_codes
+        if passable_codes and masks[1 - side] and any(self.status):
+            status, pos = self.status, self.pos
             for s in self.units_of(1 - side):
-                if status[s] and pos[s] >= 0 and effects.passable_by_enemy(rules[status[s]], ruling):
+                if status[s] in passable_codes and pos[s] >= 0:
                     free |= 1 << pos[s]
         return free
 
@@ -400,6 +422,8 @@ class GameState:
     def _decisions(self) -> list[Action]:
         """The actions of the player to act (not at a chance node)."""
         phase = self.phase
+        if phase <= MOVE_PHASE:
+            return self._turn_actions(phase)
         if phase == OVER:
             return []
         if phase == BATTLE:
@@ -410,8 +434,11 @@ class GameState:
         if phase == UPGRADE_PHASE:
             assert isinstance(self.pending, int)  # the slot that may upgrade
             return [PASS_ACTION, Action(UPGRADE, self.pending)]
-        if phase == CHOICE_PHASE:
-            return self._choice_actions()
+        assert phase == CHOICE_PHASE
+        return self._choice_actions()
+
+    def _turn_actions(self, phase: int) -> list[Action]:
+        """Modules (START), subroutines (START, SUB) and the move, or PASS when nothing can move."""
         actions: list[Action] = []
         if phase == START:
             actions += self._module_actions()
@@ -435,22 +462,11 @@ class GameState:
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
         min_mp = game.rules.min_mp
         through = self.tfx[4]
-        reach = game.reach_mask
         actions: list[Action] = []
         wakes: list[Action] = []
-        for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
+        for slot in game.side_units[side]:
             where = pos[slot]
-            if where == HANGAR:
-                if wait[slot] > 0:
-                    continue
-                mp = max(min_mp, mp_table[slot][form[slot]] + bonus) - DEPLOY_COST_MP
-                found = 0
-                for entry in game.entries[side]:
-                    bit = 1 << entry
-                    if free & bit:
-                        found |= bit | reach(entry, mp, passable)
-                found &= free
-            elif where >= 0:
+            if where >= 0:
                 code = status[slot]
                 if code:
                     rule = rules[code]
@@ -459,11 +475,10 @@ class GameState:
                     if not effects.can_be_selected_to_move(rule):
                         continue
                 mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
-                found = reach(where, mp, game.full_mask if through == slot else passable) & free
-            else:
-                continue
-            if found:
-                actions += game.moves_to(slot, found)
+                actions += game.unit_moves(slot, where, mp, game.full_mask if through == slot else passable, free)
+            elif where == HANGAR and wait[slot] <= 0:
+                mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
+                actions += game.deploy_moves(slot, mp - DEPLOY_COST_MP, passable, free)
         return actions + wakes if wakes else actions
 
     def _module_actions(self) -> list[Action]:
@@ -473,24 +488,27 @@ class GameState:
         if used == (1 << len(kinds)) - 1:
             return []
         actions: list[Action] = []
-        pos = self.pos
-        units = self.units_of(side)
-        field = [s for s in units if pos[s] >= 0]
-        for index, kind in enumerate(kinds):
-            if used >> index & 1:
-                continue
-            if kind in ("damage_bonus", "star_bonus", "move_through"):
-                actions += [Action(MODULE, index, s) for s in field]
-            elif kind == "clear_status":
-                actions += [Action(MODULE, index, s) for s in field if self.status[s]]
-            elif kind == "clear_wait":
-                actions += [Action(MODULE, index, s) for s in units if pos[s] == HANGAR and self.wait[s] > 0]
-            elif kind == "swap_units":
-                actions += [Action(MODULE, index, a, b) for i, a in enumerate(field) for b in field[i + 1:]]
-            elif kind == "extra_mp":
-                actions.append(Action(MODULE, index))
-            # respin is played during a battle (RESPIN), not in the module phase
+        targets = self._module_target_sets(side)
+        choices = self.game.module_choices[side]
+        for index, target in enumerate(self.game.module_targets[side]):
+            if not used >> index & 1:
+                actions += choices[index][targets[target]]  # the actions for those units, built once per game
         return actions
+
+    def _module_target_sets(self, side: int) -> tuple[int, int, int]:
+        """The side's units a module may apply to, as bit sets (bit i: the side's unit i): on the field, on the
+        field with a status, waiting in the Hangar (the order of tables.FIELD_UNITS, ...)."""
+        pos, status, wait = self.pos, self.status, self.wait
+        field = statused = waiting = 0
+        for i, slot in enumerate(self.game.side_units[side]):
+            where = pos[slot]
+            if where >= 0:
+                field |= 1 << i
+                if status[slot]:
+                    statused |= 1 << i
+            elif where == HANGAR and wait[slot] > 0:
+                waiting |= 1 << i
+        return field, statused, waiting
 
     def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
@@ -499,17 +517,17 @@ class GameState:
         side = self.player
         actions: list[Action] = []
         pos = self.pos
-        for slot in self.units_of(side):
-            if not game.activated[slot] or pos[slot] < 0 or self.subs >> slot & 1:
+        for slot in game.activated_slots[side]:
+            if pos[slot] < 0 or self.subs >> slot & 1:
                 continue
             kind = game.sub_kinds[slot][self.form[slot]]
             if kind == "clear_adjacent_status":
                 near = game.nbr_mask[pos[slot]]
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if pos[s] >= 0 and near >> pos[s] & 1 and self.status[s]]
+                            if self.status[s] and pos[s] >= 0 and near >> pos[s] & 1]
             elif kind == "clear_hangar_wait":
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if pos[s] == HANGAR and self.wait[s] > 0]
+                            if self.wait[s] > 0 and pos[s] == HANGAR]
         return actions
 
     def _choice_actions(self) -> list[Action]:
@@ -539,9 +557,11 @@ class GameState:
                 if wait[slot] > 0:
                     blocked |= 1 << slot
         self.blocked = blocked
-        for slot in self.units_of(player):
-            if status[slot] and pos[slot] >= 0 and effects.thaw_turns(self.status_rule(slot)) is not None:
-                self.counter[slot] += 1
+        thawing = self.game.thawing_codes
+        if thawing and any(status):  # most turns no unit has a status: skip the loop
+            for slot in self.units_of(player):
+                if status[slot] in thawing and pos[slot] >= 0:
+                    self.counter[slot] += 1
         self.phase = START
         self.tfx = NO_TURN_FX
         self.moved = -1
@@ -551,16 +571,16 @@ class GameState:
         key = self.position_key()
         if self._shared:
             self.history = dict(self.history)
+            self._unhashed = self._unhashed[:]
             self._shared = False
         seen = self.history.get(key, 0) + 1
         self.history[key] = seen
-        digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
-        self.seen = (self.seen + digest) & DIGEST_MASK
+        self._unhashed.append(key)
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
         legal = self._decisions()  # phase START: a player acts
-        if rules.lockout != "off" and not any(a[0] == MOVE or a[0] == WAKE for a in legal):
+        if rules.lockout != "off" and legal[-1] == PASS_ACTION:  # START ends in PASS only when nothing can move
             self._finish(1 - player, LOCKOUT)
             return
         self._legal = legal
@@ -570,9 +590,10 @@ class GameState:
         if self.result is not None:
             return
         status = self.status
-        self.queue = tuple(slot for slot in self.units_of(self.player)
-                           if status[slot] and self.pos[slot] >= 0 and slot not in self.battled
-                           and effects.end_of_turn_spin_modifier(self.status_rule(slot)))
+        spinning = self.game.end_spin_codes
+        units = self.units_of(self.player) if spinning and any(status) else ()  # most turns: no status to spin
+        self.queue = tuple(slot for slot in units if status[slot] in spinning and self.pos[slot] >= 0
+                           and slot not in self.battled)
         self._next_queued()
 
     def _next_queued(self) -> None:
@@ -589,18 +610,17 @@ class GameState:
         player = self.player
         rules = self.game.rules
         status = self.status
-        for slot in self.units_of(player):
-            if not status[slot]:
+        thawing = self.game.thawing_codes
+        for slot in self.units_of(player) if thawing and any(status) else ():  # most turns no unit has a status
+            if status[slot] not in thawing:
                 continue
             turns = effects.thaw_turns(self.status_rule(slot))
             if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
                 status[slot] = 0
                 self.counter[slot] = 0
-        blocked = self.blocked
-        if blocked:
-            for slot in range(len(self.pos)):
-                if blocked >> slot & 1 and self.wait[slot] > 0:
-                    self.wait[slot] -= 1
+        for slot in bits(self.blocked):
+            if self.wait[slot] > 0:
+                self.wait[slot] -= 1
         self.turn += 1
         self.player = 1 - player
         self.decider = self.player
@@ -673,18 +693,11 @@ class GameState:
                     return
 
     def _surrounded_units(self, side: int) -> list[int]:
-        """Units of `side` whose every neighbour node holds an opposing unit (one snapshot)."""
+        """Units of `side` whose every neighbour node holds an opposing unit (one snapshot), in slot order."""
         nbr = self.game.nbr_mask
-        enemy = self.masks[1 - side]
-        rest = self.masks[side]
-        found = []
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            node = low.bit_length() - 1
-            if not nbr[node] & ~enemy:
-                found.append(self.occ[node])
-        return sorted(found)
+        open_nodes = ~self.masks[1 - side]  # nodes not held by an opposing unit
+        pos = self.pos
+        return [slot for slot in self.game.side_units[side] if pos[slot] >= 0 and not nbr[pos[slot]] & open_nodes]
 
     def _deactivate(self, slot: int) -> None:
         """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""
@@ -1001,24 +1014,24 @@ class GameState:
             targets = self.adjacent_enemies(winner) if effect.any_adjacent else [loser]
             for target in targets:
                 if self.pos[target] >= 0 and not self._immovable(target):
-                    options += [(target, n) for n in _bits(game.nbr_mask[self.pos[target]] & free)]
+                    options += [(target, n) for n in bits(game.nbr_mask[self.pos[target]] & free)]
         elif isinstance(effect, MoveSelfEffect):
             if effect.beside_opponent:
                 if self.pos[loser] >= 0:
-                    options = [(winner, n) for n in _bits(game.nbr_mask[self.pos[loser]] & free)]
+                    options = [(winner, n) for n in bits(game.nbr_mask[self.pos[loser]] & free)]
             else:
                 start = self.pos[winner]
                 found = game.reach_mask(start, effect.steps, free) & free
                 if effect.exact:
                     found &= ~game.reach_mask(start, effect.steps - 1, free)
-                options = [(winner, n) for n in _bits(found)]
+                options = [(winner, n) for n in bits(found)]
         else:
             for ally in self.units_of(winner // SQUAD_UNITS):
                 if ally == winner or self.pos[ally] < 0:
                     continue
                 if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
                     continue
-                options += [(ally, n) for n in _bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
+                options += [(ally, n) for n in bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
         return options
 
     def _upgrade_offered(self, slot: int) -> bool:
@@ -1031,16 +1044,6 @@ class GameState:
         self.pending = None
         self.decider = self.player
         self._end_turn()
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of a mask, lowest first (node indices)."""
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
 
 
 def _tuplify(value: object) -> object:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
 
 from toolkit.figure.engine import effects
-from toolkit.figure.engine.actions import MOVE, Action
+from toolkit.figure.engine.actions import MODULE, MOVE, Action
 from toolkit.figure.engine.rules import Rules
 from toolkit.figure.model import Color, Module, Segment, SubroutineEffect, TypeDamageBonusEffect, Unit
 from toolkit.figure.rules.board import Board
@@ -29,6 +30,9 @@ HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board 
 REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
+# Which of its side's units a module may apply to: a unit on the field, one with a status, one waiting in the Hangar.
+FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS = range(3)
+MODULE_TARGETS = {"clear_status": UNITS_WITH_STATUS, "clear_wait": WAITING_UNITS}
 
 
 @dataclass(frozen=True)
@@ -100,8 +104,11 @@ class Game:
         self.full_mask = (1 << len(self.node_names)) - 1
         self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
         self._reach: dict[tuple[int, int, int], int] = {}
-        self._moves: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self._moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        self._unit_moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
+        # per side, the nodes within k steps of any entry (k = 0, 1, ...): what a deploy can depend on
+        self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
         self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
         self.form_types = tuple(tuple(frozenset(f.unit.types) for f in slot.forms) for slot in self.slots)
@@ -111,6 +118,21 @@ class Game:
                                  for i, form in enumerate(slot.forms) if isinstance(form.sub, TypeDamageBonusEffect))
                            for side in (0, 1))
         self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
+        self.side_units = tuple(range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS) for side in (0, 1))
+        self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
+        self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
+                                    for kinds in self.module_kinds)
+        self.module_choices = tuple(tuple(_module_choices(side, index, kind) for index, kind in enumerate(kinds))
+                                    for side, kinds in enumerate(self.module_kinds))
+        # status codes asked about every turn: opposing units may move through them (the sleeper_passable ruling
+        # applied), they thaw after some own turns, they spin at the end of the owner's turn (chimera Poison)
+        ruling = self.rules.sleeper_passable
+        self.passable_codes = self._status_codes(lambda rule: effects.passable_by_enemy(rule, ruling))
+        self.thawing_codes = self._status_codes(lambda rule: effects.thaw_turns(rule) is not None)
+        self.end_spin_codes = self._status_codes(lambda rule: bool(effects.end_of_turn_spin_modifier(rule)))
+
+    def _status_codes(self, question: Callable[[StatusRule | None], bool]) -> frozenset[int]:
+        return frozenset(code for code, rule in enumerate(self.status_rules) if question(rule))
 
     def moves_to(self, slot: int, found: int) -> tuple[Action, ...]:
         """The MOVE actions of `slot` to the nodes of a mask, in node order (cached: masks recur)."""
@@ -118,11 +140,47 @@ class Game:
         actions = self._moves.get(key)
         if actions is None:
             row = self.move_actions[slot]
-            actions = tuple(row[n] for n in range(len(row)) if found >> n & 1)
-            if len(self._moves) > REACH_CACHE_LIMIT:
-                self._moves.clear()
-            self._moves[key] = actions
+            actions = tuple(row[n] for n in bits(found))
+            self._remember(self._moves, key, actions)
         return actions
+
+    def unit_moves(self, slot: int, start: int, mp: int, passable: int, free: int) -> tuple[Action, ...]:
+        """The MOVE actions of `slot` from node `start`: the free nodes within `mp` steps through passable nodes.
+
+        Only nodes within `mp` steps change the answer, so the cache key keeps just those: a unit's
+        neighbourhood recurs all game, and one lookup replaces a search and a mask-to-actions step.
+        """
+        balls = self.balls[start]
+        near = balls[mp] if 0 <= mp < len(balls) else balls[-1]
+        key = (slot, start, mp, passable & near, free & near)
+        moves = self._unit_moves.get(key)
+        if moves is None:
+            moves = self.moves_to(slot, self.reach_mask(start, mp, passable) & free)
+            self._remember(self._unit_moves, key, moves)
+        return moves
+
+    def deploy_moves(self, slot: int, steps: int, passable: int, free: int) -> tuple[Action, ...]:
+        """The MOVE actions of a Hangar unit: onto a free entry of its side, then up to `steps` more steps."""
+        balls = self.entry_balls[self.slots[slot].side]
+        near = balls[steps] if 0 <= steps < len(balls) else balls[-1]
+        key = (slot, -1, steps, passable & near, free & near)  # start -1: no node, so never a unit_moves key
+        moves = self._unit_moves.get(key)
+        if moves is None:
+            found = 0
+            for entry in self.entries[self.slots[slot].side]:
+                bit = 1 << entry
+                if free & bit:
+                    found |= bit | self.reach_mask(entry, steps, passable)
+            moves = self.moves_to(slot, found & free)
+            self._remember(self._unit_moves, key, moves)
+        return moves
+
+    @staticmethod
+    def _remember(cache: dict[tuple[int, ...], tuple[Action, ...]], key: tuple[int, ...],
+                  value: tuple[Action, ...]) -> None:
+        if len(cache) > REACH_CACHE_LIMIT:
+            cache.clear()
+        cache[key] = value
 
     def reach_mask(self, start: int, mp: int, passable: int) -> int:
         """Nodes within `mp` steps of `start` (not `start`), expanding only through `passable` nodes.
@@ -174,6 +232,46 @@ class Game:
             table = SpinTable(disk, tuple((i, Fraction(s.size, total)) for i, s in enumerate(disk)), tuple(running))
             self._tables[key] = table
         return table
+
+
+def _module_choices(side: int, index: int, kind: str) -> tuple[tuple[Action, ...], ...]:
+    """A module's actions for every set of the side's units it may apply to (bit i: the side's unit i)."""
+    base = side * SQUAD_UNITS
+    choices = []
+    for units in range(1 << SQUAD_UNITS):
+        slots = [base + i for i in bits(units)]
+        if kind in ("damage_bonus", "star_bonus", "move_through", "clear_status", "clear_wait"):
+            choices.append(tuple(Action(MODULE, index, s) for s in slots))
+        elif kind == "swap_units":
+            choices.append(tuple(Action(MODULE, index, a, b) for i, a in enumerate(slots) for b in slots[i + 1:]))
+        elif kind == "extra_mp":
+            choices.append((Action(MODULE, index),))
+        else:  # respin is played during a battle (RESPIN), not in the module phase
+            choices.append(())
+    return tuple(choices)
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first (node indices, or a side's unit indices)."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+def _union_of_balls(balls: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """Masks of the nodes within distance 0, 1, 2, ... of any of several starts (none: no node)."""
+    longest = max((len(b) for b in balls), default=1)
+    return tuple(_or(b[min(k, len(b) - 1)] for b in balls) for k in range(longest))
+
+
+def _or(masks: Iterable[int]) -> int:
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 def _balls(nbr_mask: tuple[int, ...], start: int) -> tuple[int, ...]:
