@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import sys
 from array import array
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias, cast
@@ -69,9 +70,10 @@ GOAL, LOCKOUT, TURN_LIMIT, REPETITION = "goal_capture", "lockout", "turn_limit",
 
 MISS = -1  # a battle "segment" for a unit that cannot take part: it counts as a Miss
 SELF_HIT = -2  # a battle "segment" for a confused unit that hit itself (independent self-hit spins)
-NO_TURN_FX = (-1, 0, -1, 0, -1, 0)
+NO_TURN_FX = (-1, 0, -1, 0, -1, 0)  # damage slot, damage, star slot, stars, move-through slot, extra MP
 PASS_ACTION = Action(PASS)
-DIGEST_MASK = (1 << 64) - 1  # damage slot, damage, star slot, stars, move-through slot, extra MP
+_BIG_ENDIAN = sys.byteorder == "big"  # array("q") packs in the machine's byte order
+DIGEST_MASK = (1 << 64) - 1  # the history digest is a sum of 64-bit digests, modulo 2**64
 
 
 # What a decision waits on: the slot that may upgrade (UPGRADE_PHASE), or a board effect's (unit, node) options
@@ -333,7 +335,10 @@ class GameState:
         game never computes one (a digest cost about a tenth of a random game's turn)."""
         seen = self.seen
         for key in self._unhashed:
-            digest = int.from_bytes(hashlib.blake2b(array("q", key).tobytes(), digest_size=8).digest(), "little")
+            packed = array("q", key)
+            if _BIG_ENDIAN:
+                packed.byteswap()  # digest the same little-endian bytes on every machine
+            digest = int.from_bytes(hashlib.blake2b(packed.tobytes(), digest_size=8).digest(), "little")
             seen = (seen + digest) & DIGEST_MASK
         self.seen = seen
         self._unhashed = []  # a new list: a clone may share the old one
