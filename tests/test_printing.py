@@ -73,6 +73,13 @@ def plan_rows(text: str) -> list[tuple[int, int, str, str]]:
     return rows
 
 
+def plan_parts_ending_blank(text: str) -> set[str]:
+    """The parts whose plan row says their last back page is blank (a text part with an odd page count)."""
+    return {row[3] for row, line in zip(plan_rows(text), [ln for ln in text.splitlines()
+                                                           if re.match(r"^\d+(?:–\d+)? .*-sided", ln)], strict=True)
+            if "last back blank" in line}
+
+
 @pytest.mark.parametrize("units", [20, 60])
 def test_kit_pdf_is_duplex_safe(base_project: Path, units: int) -> None:
     project = project_with(base_project, units)
@@ -116,9 +123,13 @@ def test_kit_pdf_is_duplex_safe(base_project: Path, units: int) -> None:
         assert first % 2 == 1
         assert last % 2 == 0
         assert following[0] == last + 1
-    for first, last, how, _ in rows:
+    ends_blank = plan_parts_ending_blank(texts[0])
+    for first, last, how, part in rows:
         for number in range(first + 1, last + 1, 2):
-            assert (BLANK in texts[number - 1]) == (how == "single"), (number, how)
+            blank_back = how == "single" or (number == last and part in ends_blank)
+            assert (BLANK in texts[number - 1]) == blank_back, (number, how)
+    assert len({part for _, _, _, part in rows}) == len(rows)  # one row per part
+    assert all(part[0].isupper() for _, _, _, part in rows)
 
 
 def test_simplex_kit_has_no_backs_and_no_blanks(tmp_path: Path) -> None:
@@ -153,7 +164,7 @@ def test_one_sided_kit_print_test_is_one_page_without_duplex_steps(tmp_path: Pat
     for duplex_only in ("page 1 of 2", "both pages", "double-sided", "crosshair", "A front", "--back-offset"):
         assert duplex_only not in front, duplex_only
     assert page_texts(tmp_path / game / test_pdf) == [front]
-    assert re.search(r"print test\s+1\s+single-sided", kit[0])  # the plan's row
+    assert re.search(r"Print test\s+1\s+single-sided", kit[0])  # the plan's row
     assert not kit[2].startswith("Print test")
     # the plan asks for the print settings in the print test's own words
     settings = '100% ("Actual size"; turn off "Fit to page" and "Shrink to fit")'

@@ -193,8 +193,13 @@ def _layout(sheets: Sequence[Sheet], options: PrintOptions, first_page: int, pos
         how, paper = _how(sheet, options), paper_name(sheet.front)
         end = first_page + len(pages) - 1
         last = rows[-1] if rows else None
-        if last and (last.part, last.how, last.paper) == (sheet.part, how, paper) and last.last == start - 1:
+        follows = last is not None and (last.part, last.paper) == (sheet.part, paper) and last.last == start - 1
+        if last and follows and last.how == how:
             rows[-1] = PlanRow(last.first, end, last.part, last.sheets + 1, how, paper)
+        elif last and follows and sheet.flow and last.how == _how(replace(sheet, back=sheet.front), options):
+            # a text part's odd last page: one row for the part, not a second row that reads like another part
+            rows[-1] = PlanRow(last.first, end, last.part, last.sheets + 1,
+                               last.how.replace("(text pages)", "(last back blank)"), paper)
         else:
             rows.append(PlanRow(start, end, sheet.part, 1, how, paper))
     return pages, rows
@@ -315,7 +320,7 @@ def plan_pages(rows: Sequence[PlanRow], title: str, options: PrintOptions, like:
                 page.add(Rect(MARGIN, y, inner, ROW_H, filled("#f1f3f5")))
             span = f"{row.first}" if row.first == row.last else f"{row.first}–{row.last}"
             part = row.part[len(title) + 2:] if row.part.startswith(f"{title}: ") else row.part
-            cells = [span, part, str(row.sheets), row.how, row.paper]
+            cells = [span, part[:1].upper() + part[1:], str(row.sheets), row.how, row.paper]  # one case for all
         for (_, share), cell in zip(columns, cells, strict=True):
             fitted = fit_line(cell, inner * share - 2.0, "bold" if row is None else "regular", TEXT_SIZE, 6.5)
             page.add(Text(x + 1.2, y + ROW_H / 2 + fitted.size * PT_TO_MM * 0.36, fitted.lines[0], fitted.size,
