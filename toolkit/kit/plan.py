@@ -305,7 +305,7 @@ def plan_pages(rows: Sequence[PlanRow], title: str, options: PrintOptions, like:
         page.add(*text_lines(fitted, MARGIN + 6.5, y, "regular", INK))
         y += len(fitted.lines) * fitted.line_height() + 1.8
     y += 3.0
-    columns = (("pages", 0.13), ("part", 0.33), ("sheets", 0.09), ("how", 0.35), ("paper", 0.10))
+    columns = (("pages", 0.13), ("part", 0.27), ("sheets", 0.08), ("how", 0.42), ("paper", 0.10))
     for row_index, row in enumerate([None, *rows]):
         if y + ROW_H > height - MARGIN:
             page = Page(width, height, label="how to print")
