@@ -40,7 +40,7 @@ SECTION_GAP = 6.0
 ASCENT, DESCENT = 0.8, 0.25  # of the font size, for keeping text inside a disc
 INSET = 1.2  # text keeps this far from a disc's edge (inside the TOKEN_SAFE zone)
 MARKER_RING = 0.9  # a marker's inner ring sits this far inside its cut line
-RING_CLEAR = 0.5  # a marker's words keep this far inside that ring (its 0.2 mm line included)
+RING_CLEAR = 0.5  # words on a token or marker keep this far inside its ring (the ring's line included)
 NOTE_SIZE = 6.5
 STATUS_FILLS = {  # light tints keyed by internal status id, so markers differ at a glance and stay legible
     "poison": "#e3d2ef", "noxious": "#cdb0e3", "paralysis": "#fbeea0", "burn": "#f8c9a8",
@@ -167,11 +167,12 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     diameter = ctx.db.board.token_diameter_mm
     r = diameter / 2
     s = diameter / 24  # the art is designed at 24 mm and scales with the board's token size
-    art: list[Shape] = [Circle(0, 0, r - 1.3 * s, Style(stroke=team.ink, width=0.25))]
+    ring = r - 1.3 * s  # every word fits inside the ring, not just inside the cut line
+    art: list[Shape] = [Circle(0, 0, ring, Style(stroke=team.ink, width=0.25))]
     code_base = 1.9 * s
     code_size = 13.0 * s
     # measured for the largest size: a smaller size only has more room
-    code = fit_line(designation(unit), line_room(r, code_base, code_size), "bold", code_size, 6)
+    code = fit_line(designation(unit), line_room(ring, code_base, code_size, RING_CLEAR), "bold", code_size, 6)
     if code.overflow:
         ctx.fits.cut(data_spot(unit.id, "id"), unit.id)
     art.append(Text(0, code_base, code.lines[0], code.size, "bold", team.ink, "middle"))
@@ -181,9 +182,9 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
         box = 6.5 * s
         art += framed(picture, -box / 2, -6.2 * s - box / 2 - 0.6 * s, box, box, team.ink, width=0.2)
     elif name:  # a nicety: left off when it cannot be read whole
-        lines = fit_in_disc(name, r, -6.2 * s, "condensed", 5.5 * s, 4.0, 1, team.ink)
+        lines = fit_in_disc(name, ring, -6.2 * s, "condensed", 5.5 * s, 4.0, 1, team.ink, RING_CLEAR)
         art += lines or []
-    mp = fit_in_disc(f"{ctx.theme.terms.mp} {unit.mp}", r, 6.9 * s, "bold", 7.0 * s, 5.0, 1, team.ink)
+    mp = fit_in_disc(f"{ctx.theme.terms.mp} {unit.mp}", ring, 6.9 * s, "bold", 7.0 * s, 5.0, 1, team.ink, RING_CLEAR)
     if mp is None:
         ctx.fits.cut(data_spot(unit.id, "mp"), f"{ctx.theme.terms.mp} {unit.mp}")
     art += mp or []
