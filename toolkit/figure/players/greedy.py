@@ -33,8 +33,8 @@ from toolkit.figure.engine.state import (
     GameState,
 )
 from toolkit.figure.engine.tables import HANGAR
-from toolkit.figure.players.evaluate import GOAL_THREAT, HANGAR_SHARE, PROGRESS, evaluate, terminal_value
-from toolkit.figure.players.knowledge import Knowledge, apply_battle_spins, knowledge
+from toolkit.figure.players.evaluate import GOAL_THREAT, evaluate, terminal_value
+from toolkit.figure.players.knowledge import HANGAR_SHARE, PROGRESS, Knowledge, apply_battle_spins, knowledge
 
 MODULE_COST = 1.5  # a module must gain at least this much (points) to be spent
 EMERGENCY = -GOAL_THREAT / 2  # below this the turn is desperate: every module is worth trying

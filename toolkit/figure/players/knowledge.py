@@ -3,6 +3,10 @@
 Everything here is computed once per Game from the engine's own tables (the spin tables the state spins,
 `rules.combat.resolve` for Table 2.1), so a player's battle odds are the engine's exact odds. A small
 cache keyed by the Game keeps a process that plays thousands of games from recomputing it.
+
+The evaluation's per-unit terms (a unit's worth where it stands, an attack's expected exchange) are
+tabled here too, each computed with the same arithmetic the evaluation used to do inline, so a looked-up
+term is the same float and the evaluation reads tables instead of multiplying.
 """
 
 from __future__ import annotations
@@ -24,6 +28,15 @@ EFFECT_WORTH = 0.5  # a landed Purple effect, as a share of a knockout (the bala
 CACHE_SIZE = 8
 GUARD_STEPS = 2  # nodes this close to a goal guard it
 GROUP_CACHE_LIMIT = 50_000
+
+# A unit's worth where it stands (the evaluation's material), from its value:
+HANGAR_SHARE = 0.8
+WAIT_COST = 0.5  # per turn of Wait
+BAY_SHARE = 0.4
+STATUS_SHARE = 0.8  # a unit with a status is worth this share (frozen and asleep ones less)
+STUCK_SHARE = 0.6
+PROGRESS = 0.3  # per step closer to the enemy goal
+ATTACK_SHARE = 0.8  # the side to move's best attack: this share of its expected exchange
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,14 @@ class Knowledge:
     closeness: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)
     value: tuple[tuple[float, ...], ...] = field(init=False)  # per slot, per form
     odds: dict[tuple[int, int, int, int], PairOdds] = field(init=False)  # (slot, form, enemy slot, enemy form)
+    # material terms, so evaluating a position is one lookup per unit: per slot, form, status code and node
+    # (value less the status's share, plus the progress there); per slot and form in the Hangar (before
+    # its Wait) and in the Repair Bay
+    field_worth: tuple[tuple[tuple[tuple[float, ...], ...], ...], ...] = field(init=False)
+    hangar_worth: tuple[tuple[float, ...], ...] = field(init=False)
+    bay_worth: tuple[tuple[float, ...], ...] = field(init=False)
+    # the evaluation's worth of attacking, keyed like `odds`: one lookup instead of a formula per threat
+    attack_gain: dict[tuple[int, int, int, int], float] = field(init=False)
     _groups: dict[tuple, tuple[tuple[BattleGroup, ...], tuple]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -116,6 +137,28 @@ class Knowledge:
                 row.append(BASE_VALUE + STRENGTH_WEIGHT * rating + MP_WEIGHT * game.mp[a][fa])
             values.append(tuple(row))
         self.value = tuple(values)
+        self._table_material()
+        self.attack_gain = {key: self._attack_gain(*key) for key in self.odds}
+
+    def _table_material(self) -> None:
+        game = self.game
+        nodes = range(len(game.adj))
+        shares = [1.0 if code == 0 else STUCK_SHARE if not effects.can_be_selected_to_move(rule) else STATUS_SHARE
+                  for code, rule in enumerate(game.status_rules)]
+        self.field_worth = tuple(
+            tuple(tuple(_field_term(value, shares[code], code, self.closeness[slot // SQUAD_UNITS], nodes)
+                        for code in range(len(shares)))
+                  for value in self.value[slot])
+            for slot in range(len(game.slots)))
+        self.hangar_worth = tuple(tuple(value * HANGAR_SHARE for value in row) for row in self.value)
+        self.bay_worth = tuple(tuple(value * BAY_SHARE for value in row) for row in self.value)
+
+    def _attack_gain(self, unit: int, form: int, enemy: int, enemy_form: int) -> float:
+        """What `unit` attacking `enemy` is worth to the evaluation: knockouts both ways and a landed effect."""
+        odds = self.odds[(unit, form, enemy, enemy_form)]
+        mine, theirs = self.value[unit][form], self.value[enemy][enemy_form]
+        return (odds.ko * theirs * (1 - BAY_SHARE) + EFFECT_WORTH * odds.effect * theirs * 0.2
+                - odds.ko_back * mine * (1 - BAY_SHARE)) * ATTACK_SHARE
 
     def battle_groups(self, state: GameState, attacker: int, defender: int) -> tuple[BattleGroup, ...] | None:
         """The battle `attacker` would start now, as groups of spin results; None when the battle has steps
@@ -137,6 +180,12 @@ class Knowledge:
             self._groups.clear()
         self._groups[key] = (groups, (table_a, table_d))  # the tables keep their ids from being reused
         return groups
+
+
+def _field_term(value: float, share: float, code: int, closeness: tuple[int, ...], nodes: range) -> tuple[float, ...]:
+    """A field unit's material term on each node (the status share applied as the evaluation applied it)."""
+    worth = value * share if code else value
+    return tuple(worth + PROGRESS * closeness[node] for node in nodes)
 
 
 def _groups(table_a: SpinTable | None, table_d: SpinTable | None, miss: Segment) -> tuple[BattleGroup, ...]:
