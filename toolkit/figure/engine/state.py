@@ -518,6 +518,23 @@ class GameState:
             reaches.append(reach)
         return TurnMoves(actions + wakes if wakes else actions, reaches)
 
+    def _surely_moves(self) -> bool:
+        """A quick test that is True only when the side to move has a move: a unit that may move next to a free
+        node, or a ready Hangar unit and a free entry (False: list the moves to know)."""
+        game = self.game
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        side = self.player
+        pos, status, nbr = self.pos, self.status, game.nbr_mask
+        for slot in game.side_units[side]:
+            where = pos[slot]
+            if where >= 0:
+                if (nbr[where] & free and effects.can_be_selected_to_move(game.status_rules[status[slot]])
+                        and self.effective_mp(slot) >= 1):
+                    return True
+            elif where == HANGAR and self.wait[slot] <= 0 and free & game.entry_balls[side][0]:
+                return True
+        return False
+
     def _module_actions(self) -> list[Action]:
         side = self.player
         kinds = self.game.module_kinds[side]
@@ -605,6 +622,7 @@ class GameState:
         self.battled = ()
         self.battle = None
         self.spin = None
+        self._legal = self._moves = None  # derived from the position, which changed (or was arranged by hand)
         key = self._key = self._position_key()
         if self._shared:
             self.history = dict(self.history)
@@ -616,10 +634,9 @@ class GameState:
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
-        # modules and subroutines wait until a decision asks: a position a player only evaluates never needs them
-        moves = self._moves = self._compute_moves()
-        if rules.lockout != "off" and not moves.actions:  # modules are not counted
-            self._finish(1 - player, LOCKOUT)
+        # the turn's actions wait until someone asks: a position a player only evaluates may never need them
+        if rules.lockout != "off" and not self._surely_moves() and not self.turn_moves().actions:
+            self._finish(1 - player, LOCKOUT)  # modules are not counted
 
     def _end_turn(self) -> None:
         """End of the turn: chimera Poison spins for units that did not battle, then the next turn."""

@@ -14,7 +14,7 @@ The same function judges both sides (score for A = -score for B), so two greedy 
 from __future__ import annotations
 
 from toolkit.figure.engine import effects
-from toolkit.figure.engine.state import GameState
+from toolkit.figure.engine.state import START, GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, Reach, bits
 from toolkit.figure.players.knowledge import WAIT_COST, Knowledge
 
@@ -37,12 +37,25 @@ def evaluate(state: GameState, side: int, know: Knowledge) -> float:
     """The position's worth to `side` (positive: good for `side`)."""
     if state.is_terminal():
         return terminal_value(state, side)
+    seen = state.history.get(state.position_key(), 1) - 1
+    if state.phase != START:
+        return _score(state, side, seen, know)
+    # At the start of a turn the score reads only these (the turn's moves come from the same fields, and the
+    # first turn's MP penalty): positions that differ elsewhere (spent modules, knockout counts) share a score.
+    key = (side, seen, state.turn == 0, state.player, *state.pos, *state.status, *state.form, *state.wait)
+    score = know.scores.get(key)
+    if score is None:
+        score = _score(state, side, seen, know)
+        know.remember_score(key, score)
+    return score
+
+
+def _score(state: GameState, side: int, seen: int, know: Knowledge) -> float:
     material = _material(state, know)
     score = material[side] - material[1 - side]
     mover = state.player
     threat = _threat(state, mover, know)
     score = score + threat if mover == side else score - threat
-    seen = state.history.get(state.position_key(), 1) - 1
     if seen:  # the side that just moved walked back into an old position: discourage shuffling
         score += REPEAT_COST * seen if mover == side else -REPEAT_COST * seen
     return score

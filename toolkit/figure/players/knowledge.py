@@ -28,6 +28,7 @@ EFFECT_WORTH = 0.5  # a landed Purple effect, as a share of a knockout (the bala
 CACHE_SIZE = 8
 GUARD_STEPS = 2  # nodes this close to a goal guard it
 GROUP_CACHE_LIMIT = 50_000
+SCORE_CACHE_LIMIT = 100_000  # about 50 MB of keys at most
 
 # A unit's worth where it stands (the evaluation's material), from its value:
 HANGAR_SHARE = 0.8
@@ -103,6 +104,9 @@ class Knowledge:
     # the evaluation's worth of attacking, keyed like `odds`: one lookup instead of a formula per threat
     attack_gain: dict[tuple[int, int, int, int], float] = field(init=False)
     _groups: dict[tuple, tuple[tuple[BattleGroup, ...], tuple]] = field(init=False, default_factory=dict)
+    # evaluations of turn-start positions by what the evaluation reads (evaluate.py builds the key): a greedy
+    # turn reaches the same board again after a module, and games repeat their positions; over half are repeats
+    scores: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -159,6 +163,11 @@ class Knowledge:
         mine, theirs = self.value[unit][form], self.value[enemy][enemy_form]
         return (odds.ko * theirs * (1 - BAY_SHARE) + EFFECT_WORTH * odds.effect * theirs * 0.2
                 - odds.ko_back * mine * (1 - BAY_SHARE)) * ATTACK_SHARE
+
+    def remember_score(self, key: tuple[int, ...], score: float) -> None:
+        if len(self.scores) >= SCORE_CACHE_LIMIT:
+            self.scores.clear()
+        self.scores[key] = score
 
     def battle_groups(self, state: GameState, attacker: int, defender: int) -> tuple[BattleGroup, ...] | None:
         """The battle `attacker` would start now, as groups of spin results; None when the battle has steps
