@@ -271,10 +271,11 @@ class GameState:
         if phase == OVER:
             raise IllegalAction("the game is over")
         if phase == SPIN:
-            if type(action) is not int or not 0 <= action < len(self._spin_table().segments):
+            table = self._spin_table()
+            if type(action) is not int or not 0 <= action < len(table.segments):
                 raise IllegalAction(f"{action!r} is not an outcome of this spin")
             self._legal = self._moves = self._key = None
-            self._apply_spin(action)
+            self._apply_spin(action, table)
             return
         if action not in self.legal_actions():
             raise IllegalAction(f"{action!r} is not a legal action here")
@@ -957,9 +958,8 @@ class GameState:
         self.decider = self.player
         self._start_spin(SPIN_BATTLE, slot)
 
-    def _apply_spin(self, outcome: int) -> None:
+    def _apply_spin(self, outcome: int, table: SpinTable) -> None:
         reason, slot = self.spin  # type: ignore[misc]
-        table = self._spin_table()
         segment = table.segments[outcome]
         self.spin = None
         if reason == SPIN_BATTLE:

@@ -112,7 +112,8 @@ def _turn_values(state: GameState, legal: list, me: int, know: Knowledge, quiet_
         if _worth_trying(state, action, battling, plain_best, know):
             cost = MODULE_COST if action[0] == MODULE else 0.0
             looked.append((action, _boost_value(state, action, plain, me, know) - cost))
-    looked.sort(key=lambda pair: legal.index(pair[0]))  # ties go to the first legal action
+    order = {action: index for index, action in enumerate(legal)}  # legal actions are distinct
+    looked.sort(key=lambda pair: order[pair[0]])  # ties go to the first legal action
     return looked
 
 
@@ -236,13 +237,14 @@ def _attack_value(state: GameState, action: Action, me: int, owner: int, know: K
         return _after(state, action, me, owner, know)
     if effects.cured_when_attacked(state.status_rule(defender)):
         declined = None
+    started = state.clone()
+    started.apply(action)  # the battle's first spin is due: every group spins from here
     total = 0.0
     for group in groups:
         if group.nothing and declined is not None:
             total += group.probability * declined
             continue
-        child = state.clone()
-        child.apply(action)
+        child = started.clone()
         apply_battle_spins(child, attacker, group)
         total += group.probability * settle(child, me, owner, know)
     return total
