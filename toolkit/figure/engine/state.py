@@ -99,6 +99,7 @@ class GameOutcome(NamedTuple):
 _FIELDS = ("pos", "occ", "masks", "status", "counter", "wait", "form", "segmod", "kos", "bay", "used", "subs", "turn",
            "player", "phase", "tfx", "moved", "battled", "blocked", "battle", "spin", "queue", "decider", "pending",
            "result", "seen")
+_PLAY_FIELDS = tuple(name for name in _FIELDS if name != "seen")  # `seen` digests the history, when asked
 
 
 class GameState:
@@ -333,6 +334,11 @@ class GameState:
         s._shared = False
         s._legal = s._moves = s._key = None
         return s
+
+    def play_key(self) -> tuple[object, ...]:
+        """Everything that decides how play goes on from here: the fields and the positions seen so far, exactly
+        (not their digest). States with equal keys give equal states after any actions and outcomes."""
+        return (*(_tuplify(getattr(self, name)) for name in _PLAY_FIELDS), frozenset(self.history.items()))
 
     # ---- derived facts ----------------------------------------------------------------------
 

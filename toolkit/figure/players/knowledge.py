@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.state import SPIN_BATTLE, GameState
@@ -29,6 +30,8 @@ CACHE_SIZE = 8
 GUARD_STEPS = 2  # nodes this close to a goal guard it
 GROUP_CACHE_LIMIT = 50_000
 SCORE_CACHE_LIMIT = 100_000  # about 50 MB of keys at most
+BOOK_TURNS = 16  # decisions remembered only this early: later positions almost never recur
+BOOK_LIMIT = 10_000  # positions remembered (a few kB each)
 
 # A unit's worth where it stands (the evaluation's material), from its value:
 HANGAR_SHARE = 0.8
@@ -38,6 +41,11 @@ STATUS_SHARE = 0.8  # a unit with a status is worth this share (frozen and aslee
 STUCK_SHARE = 0.6
 PROGRESS = 0.3  # per step closer to the enemy goal
 ATTACK_SHARE = 0.8  # the side to move's best attack: this share of its expected exchange
+
+
+# The values a greedy player worked out at one position (action, or (BOOST, module, plain move)) and whether
+# the action starts a battle.
+Looks: TypeAlias = dict[object, tuple[float, bool]]
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,9 @@ class Knowledge:
     # evaluations of turn-start positions by what the evaluation reads (evaluate.py builds the key): a greedy
     # turn reaches the same board again after a module, and games repeat their positions; over half are repeats
     scores: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+    # what a greedy player worked out at a position, by GameState.play_key: games open alike, so early
+    # decisions recur exactly (about a quarter of a simulation's decisions); values only, never choices
+    _book: dict[tuple[object, ...], Looks] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -168,6 +179,18 @@ class Knowledge:
         if len(self.scores) >= SCORE_CACHE_LIMIT:
             self.scores.clear()
         self.scores[key] = score
+
+    def looks_at(self, state: GameState) -> Looks:
+        """The values already worked out at this exact position (a new, empty dict late in a game)."""
+        if state.turn >= BOOK_TURNS:
+            return {}
+        key = state.play_key()
+        looks = self._book.get(key)
+        if looks is None:
+            if len(self._book) >= BOOK_LIMIT:
+                self._book.clear()
+            looks = self._book[key] = {}
+        return looks
 
     def battle_groups(self, state: GameState, attacker: int, defender: int) -> tuple[BattleGroup, ...] | None:
         """The battle `attacker` would start now, as groups of spin results; None when the battle has steps
