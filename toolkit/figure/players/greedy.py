@@ -90,7 +90,7 @@ def ranked_actions(state: GameState, know: Knowledge,
     return sorted(looked, key=lambda pair: -pair[1])
 
 
-def _turn_values(state: GameState, legal: list, me: int, know: Knowledge, quiet_looks: int | None,
+def _turn_values(state: GameState, legal: list[Action], me: int, know: Knowledge, quiet_looks: int | None,
                  looks: Looks, rng: random.Random | None = None) -> list[tuple[Action, float]]:
     """The move (or wake-up, or pass) first; then the modules and subroutines that could beat it. The rng is
     drawn from as if nothing were known (`looks` only saves the work)."""

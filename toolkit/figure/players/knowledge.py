@@ -111,7 +111,9 @@ class Knowledge:
     bay_worth: tuple[tuple[float, ...], ...] = field(init=False)
     # the evaluation's worth of attacking, keyed like `odds`: one lookup instead of a formula per threat
     attack_gain: dict[tuple[int, int, int, int], float] = field(init=False)
-    _groups: dict[tuple, tuple[tuple[BattleGroup, ...], tuple]] = field(init=False, default_factory=dict)
+    # battle groups by the ids of the two spin tables (kept beside them, so the ids are not reused)
+    _groups: dict[tuple[int, int], tuple[tuple[BattleGroup, ...], tuple[SpinTable | None, SpinTable | None]]] = field(
+        init=False, default_factory=dict)
     # evaluations of turn-start positions by what the evaluation reads (evaluate.py builds the key): a greedy
     # turn reaches the same board again after a module, and games repeat their positions; over half are repeats
     scores: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
@@ -225,11 +227,11 @@ def _groups(table_a: SpinTable | None, table_d: SpinTable | None, miss: Segment)
     d_segs = table_d.segments if table_d is not None else (miss,)
     a_total = sum(s.size for s in a_segs)
     d_total = sum(s.size for s in d_segs)
-    merged: dict[tuple, list] = {}
+    merged: dict[tuple[object, ...], list[int]] = {}
     for i, a in enumerate(a_segs):
         for j, d in enumerate(d_segs):
             winner = resolve(a, d)
-            key = NOTHING
+            key: tuple[object, ...] = NOTHING
             if winner is not Outcome.DRAW:
                 side, segment = ("a", a) if winner is Outcome.ATTACKER else ("d", d)
                 result = _result(segment)
@@ -243,10 +245,10 @@ def _groups(table_a: SpinTable | None, table_d: SpinTable | None, miss: Segment)
     return tuple(BattleGroup(w / total, i, j, key == NOTHING) for key, (w, i, j) in merged.items())
 
 
-NOTHING = ("nothing",)
+NOTHING: tuple[object, ...] = ("nothing",)
 
 
-def _result(segment: Segment) -> tuple:
+def _result(segment: Segment) -> tuple[object, ...]:
     """What a winning segment does to the board: every White/Gold win Deactivates the loser alike, a Purple
     win applies its effect, anything else changes nothing."""
     if segment.color in effects.DAMAGE_COLORS:
