@@ -32,6 +32,7 @@ from toolkit.figure.players.knowledge import (
     STUCK_SHARE,
     WAIT_COST,
     Knowledge,
+    knowledge,
 )
 from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.sim.games import PairTask, play_pair
@@ -221,3 +222,13 @@ def test_equal_play_keys_mean_equal_futures(games):
     moved = [child.play_key() for child in _children(state)]
     assert len(set(moved)) == len(moved)  # every action leads somewhere else
     assert state.play_key() not in moved
+
+
+def test_only_the_game_in_play_keeps_remembered_scores(games):
+    first, second = games["duel-protocol"], games["chimera"]
+    GreedyPlayer().choose(GameState.initial(first, PLAYERS[0]), random.Random(1))
+    first_known = knowledge(first)
+    assert first_known.scores
+    GreedyPlayer().choose(GameState.initial(second, PLAYERS[0]), random.Random(1))
+    assert knowledge(second).scores
+    assert not first_known.scores  # a round robin holds one game's memories, not eight

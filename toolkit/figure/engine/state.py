@@ -136,7 +136,7 @@ class GameState:
     _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
     _shared: bool
     _legal: list[Action] | list[int] | None
-    _moves: TurnMoves | None  # the turn's moves, computed at the start of a turn (for lockout) and shared by clones
+    _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
     _key: tuple[int, ...] | None  # position_key() of the turn's start, computed there anyway for repetition
 
     @classmethod

@@ -64,7 +64,7 @@ class Slot:
     forms: tuple[Form, ...]
 
 
-_Cached = TypeVar("_Cached")
+_Cached = TypeVar("_Cached")  # what one of the Game's bounded caches holds (see Game._remember)
 
 # A disk variant: slot, form, status code, damage bonus, star bonus, lasting per-segment losses.
 TableKey: TypeAlias = tuple[int, int, int, int, int, tuple[int, ...] | None]
@@ -188,6 +188,7 @@ class Game:
         return reach
 
     def _reach_of(self, slot: int, nodes: int) -> Reach:
+        """The Reach of `slot` to the nodes of a mask: computed once per cache entry, read every turn."""
         nbr = self.nbr_mask
         halo = 0
         for node in bits(nodes):

@@ -182,6 +182,11 @@ class Knowledge:
             self.scores.clear()
         self.scores[key] = score
 
+    def forget(self) -> None:
+        """Drop the remembered scores and decisions (tens of MB in a long run; the tables stay)."""
+        self.scores = {}
+        self._book = {}
+
     def looks_at(self, state: GameState) -> Looks:
         """The values already worked out at this exact position (a new, empty dict late in a game)."""
         if state.turn >= BOOK_TURNS:
@@ -287,7 +292,11 @@ _CACHE: OrderedDict[int, Knowledge] = OrderedDict()
 
 
 def knowledge(game: Game) -> Knowledge:
-    """The Knowledge of a Game, computed once per process (a few most recent games are kept)."""
+    """The Knowledge of a Game, computed once per process (a few most recent games are kept; only the one in use
+    keeps its remembered scores and decisions, so a round robin's memory stays that of one game)."""
+    last = next(reversed(_CACHE.values()), None)
+    if last is not None and last.game is not game:
+        last.forget()
     known = _CACHE.get(id(game))
     if known is not None and known.game is game:
         _CACHE.move_to_end(id(game))
