@@ -532,11 +532,13 @@ class GameState:
         free = game.full_mask & ~(self.masks[0] | self.masks[1])
         side = self.player
         pos, status, nbr = self.pos, self.status, game.nbr_mask
+        any_mp = game.rules.min_mp >= 1  # every unit has a step (the usual ruling): no MP to work out
         for slot in game.side_units[side]:
             where = pos[slot]
             if where >= 0:
-                if (nbr[where] & free and effects.can_be_selected_to_move(game.status_rules[status[slot]])
-                        and self.effective_mp(slot) >= 1):
+                if (nbr[where] & free
+                        and (not status[slot] or effects.can_be_selected_to_move(game.status_rules[status[slot]]))
+                        and (any_mp or self.effective_mp(slot) >= 1)):
                     return True
             elif where == HANGAR and self.wait[slot] <= 0 and free & game.entry_balls[side][0]:
                 return True

@@ -85,7 +85,6 @@ class Reach(NamedTuple):
     slot: int
     actions: tuple[Action, ...]  # MOVE actions in node order
     nodes: int  # their destinations (a node mask)
-    halo: int  # nodes next to any destination: where the unit could start a battle after moving
 
 
 @dataclass
@@ -118,6 +117,8 @@ class Game:
         self._moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
         # a unit's Reach by (unit, start, MP, passable and free nodes within MP): neighbourhoods recur all game
         self._unit_moves: dict[tuple[int, ...], Reach] = {}
+        # the nodes next to a mask's nodes, by mask: a player asks for the same reaches' neighbours all game
+        self._halos: dict[int, int] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
         # per side, the nodes within k steps of any entry (k = 0, 1, ...): what a deploy can depend on
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
@@ -188,12 +189,20 @@ class Game:
         return reach
 
     def _reach_of(self, slot: int, nodes: int) -> Reach:
-        """The Reach of `slot` to the nodes of a mask: computed once per cache entry, read every turn."""
-        nbr = self.nbr_mask
-        halo = 0
-        for node in bits(nodes):
-            halo |= nbr[node]
-        return Reach(slot, self.moves_to(slot, nodes), nodes, halo)
+        return Reach(slot, self.moves_to(slot, nodes), nodes)
+
+    def halo(self, nodes: int) -> int:
+        """The nodes next to any node of a mask (for a Reach: where the unit could start a battle after moving)."""
+        found = self._halos.get(nodes)
+        if found is None:
+            nbr = self.nbr_mask
+            found = 0
+            for node in bits(nodes):
+                found |= nbr[node]
+            if len(self._halos) > REACH_CACHE_LIMIT:
+                self._halos.clear()
+            self._halos[nodes] = found
+        return found
 
     @staticmethod
     def _remember(cache: dict[tuple[int, ...], _Cached], key: tuple[int, ...], value: _Cached) -> None:

@@ -97,11 +97,12 @@ def _best_attack(state: GameState, reaches: list[Reach], mover: int, know: Knowl
     """The best expected exchange of a battle a unit can start after its move (0: none worth anything)."""
     enemies = state.masks[1 - mover]
     occ, form, status = state.occ, state.form, state.status
-    rules = state.game.status_rules
+    game = state.game
+    rules = game.status_rules
     gains = know.attack_gain
     best = 0.0
     for reach in reaches:
-        near = reach.halo & enemies  # the enemies next to a node this unit can reach
+        near = game.halo(reach.nodes) & enemies  # the enemies next to a node this unit can reach
         unit = reach.slot
         if not near or not effects.can_initiate_attack(rules[status[unit]]):
             continue
