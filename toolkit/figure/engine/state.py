@@ -37,7 +37,7 @@ from toolkit.figure.engine.actions import (
     Action,
     IllegalAction,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, SpinTable, bits
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, Reach, SpinTable, bits
 from toolkit.figure.model import (
     BoardEffect,
     ClearAdjacentStatusEffect,
@@ -81,6 +81,16 @@ DIGEST_MASK = (1 << 64) - 1  # the history digest is a sum of 64-bit digests, mo
 Pending: TypeAlias = int | tuple[tuple[tuple[int, int], ...], bool] | None
 
 
+class TurnMoves(NamedTuple):
+    """The moves of the side to move (phases START to MOVE_PHASE), as actions and as each unit's Reach."""
+
+    actions: list[Action]  # MOVE actions in (unit, node) order, then WAKE actions
+    reaches: list[Reach]  # one per unit that may move or deploy, in slot order (its destinations may be none)
+
+
+NO_MOVES = TurnMoves([], [])
+
+
 class GameOutcome(NamedTuple):
     winner: Player | None  # None: a draw
     reason: str
@@ -89,10 +99,11 @@ class GameOutcome(NamedTuple):
 _FIELDS = ("pos", "occ", "masks", "status", "counter", "wait", "form", "segmod", "kos", "bay", "used", "subs", "turn",
            "player", "phase", "tfx", "moved", "battled", "blocked", "battle", "spin", "queue", "decider", "pending",
            "result", "seen")
+_PLAY_FIELDS = tuple(name for name in _FIELDS if name != "seen")  # `seen` digests the history, when asked
 
 
 class GameState:
-    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal")
+    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal", "_moves", "_key")
 
     game: Game
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
@@ -125,6 +136,8 @@ class GameState:
     _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
     _shared: bool
     _legal: list[Action] | list[int] | None
+    _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
+    _key: tuple[int, ...] | None  # position_key() of the turn's start, computed there anyway for repetition
 
     @classmethod
     def initial(cls, game: Game, first: Player) -> GameState:
@@ -163,6 +176,8 @@ class GameState:
         s._unhashed = []
         s._shared = False
         s._legal = None
+        s._moves = None
+        s._key = None
         s._begin_turn()
         return s
 
@@ -230,6 +245,8 @@ class GameState:
         s._unhashed = self._unhashed
         self._shared = s._shared = True
         s._legal = self._legal
+        s._moves = self._moves
+        s._key = self._key
         return s
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
@@ -255,14 +272,15 @@ class GameState:
         if phase == OVER:
             raise IllegalAction("the game is over")
         if phase == SPIN:
-            if type(action) is not int or not 0 <= action < len(self._spin_table().segments):
+            table = self._spin_table()
+            if type(action) is not int or not 0 <= action < len(table.segments):
                 raise IllegalAction(f"{action!r} is not an outcome of this spin")
-            self._legal = None
-            self._apply_spin(action)
+            self._legal = self._moves = self._key = None
+            self._apply_spin(action, table)
             return
         if action not in self.legal_actions():
             raise IllegalAction(f"{action!r} is not a legal action here")
-        self._legal = None
+        self._legal = self._moves = self._key = None
         action = cast(Action, action)
         kind = action[0]
         if kind == MOVE:
@@ -314,8 +332,13 @@ class GameState:
         s.history = {tuple(key): count for key, count in data["history"]}
         s._unhashed = []
         s._shared = False
-        s._legal = None
+        s._legal = s._moves = s._key = None
         return s
+
+    def play_key(self) -> tuple[object, ...]:
+        """Everything that decides how play goes on from here: the fields and the positions seen so far, exactly
+        (not their digest). States with equal keys give equal states after any actions and outcomes."""
+        return (*(_tuplify(getattr(self, name)) for name in _PLAY_FIELDS), frozenset(self.history.items()))
 
     # ---- derived facts ----------------------------------------------------------------------
 
@@ -410,6 +433,17 @@ class GameState:
 
     def position_key(self) -> tuple[int, ...]:
         """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
+        key = self._key
+        return key if key is not None else self._position_key()
+
+    def turn_moves(self) -> TurnMoves:
+        """The moves of the side to move as actions and per unit (none outside the phases START to MOVE_PHASE)."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._compute_moves() if self.phase <= MOVE_PHASE else NO_MOVES
+        return moves
+
+    def _position_key(self) -> tuple[int, ...]:
         bay_a, bay_b = self.bay
         key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
                self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
@@ -449,13 +483,13 @@ class GameState:
             actions += self._module_actions()
         if phase <= SUB:
             actions += self._subroutine_actions()
-        moves = self._move_actions()
+        moves = self.turn_moves().actions
         actions += moves
         if not moves:
             actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
         return actions
 
-    def _move_actions(self) -> list[Action]:
+    def _compute_moves(self) -> TurnMoves:
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn)."""
         side = self.player
         game = self.game
@@ -469,6 +503,7 @@ class GameState:
         through = self.tfx[4]
         actions: list[Action] = []
         wakes: list[Action] = []
+        reaches: list[Reach] = []
         for slot in game.side_units[side]:
             where = pos[slot]
             if where >= 0:
@@ -480,11 +515,34 @@ class GameState:
                     if not effects.can_be_selected_to_move(rule):
                         continue
                 mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
-                actions += game.unit_moves(slot, where, mp, game.full_mask if through == slot else passable, free)
+                reach = game.unit_moves(slot, where, mp, game.full_mask if through == slot else passable, free)
             elif where == HANGAR and wait[slot] <= 0:
                 mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
-                actions += game.deploy_moves(slot, mp - DEPLOY_COST_MP, passable, free)
-        return actions + wakes if wakes else actions
+                reach = game.deploy_moves(slot, mp - DEPLOY_COST_MP, passable, free)
+            else:
+                continue
+            actions += reach.actions
+            reaches.append(reach)
+        return TurnMoves(actions + wakes if wakes else actions, reaches)
+
+    def _surely_moves(self) -> bool:
+        """A quick test that is True only when the side to move has a move: a unit that may move next to a free
+        node, or a ready Hangar unit and a free entry (False: list the moves to know)."""
+        game = self.game
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        side = self.player
+        pos, status, nbr = self.pos, self.status, game.nbr_mask
+        any_mp = game.rules.min_mp >= 1  # every unit has a step (the usual ruling): no MP to work out
+        for slot in game.side_units[side]:
+            where = pos[slot]
+            if where >= 0:
+                if (nbr[where] & free
+                        and (not status[slot] or effects.can_be_selected_to_move(game.status_rules[status[slot]]))
+                        and (any_mp or self.effective_mp(slot) >= 1)):
+                    return True
+            elif where == HANGAR and self.wait[slot] <= 0 and free & game.entry_balls[side][0]:
+                return True
+        return False
 
     def _module_actions(self) -> list[Action]:
         side = self.player
@@ -573,7 +631,8 @@ class GameState:
         self.battled = ()
         self.battle = None
         self.spin = None
-        key = self.position_key()
+        self._legal = self._moves = None  # derived from the position, which changed (or was arranged by hand)
+        key = self._key = self._position_key()
         if self._shared:
             self.history = dict(self.history)
             self._unhashed = self._unhashed[:]
@@ -584,11 +643,9 @@ class GameState:
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
-        legal = self._decisions()  # phase START: a player acts
-        if rules.lockout != "off" and legal[-1] == PASS_ACTION:  # START ends in PASS only when nothing can move
-            self._finish(1 - player, LOCKOUT)
-            return
-        self._legal = legal
+        # the turn's actions wait until someone asks: a position a player only evaluates may never need them
+        if rules.lockout != "off" and not self._surely_moves() and not self.turn_moves().actions:
+            self._finish(1 - player, LOCKOUT)  # modules are not counted
 
     def _end_turn(self) -> None:
         """End of the turn: chimera Poison spins for units that did not battle, then the next turn."""
@@ -909,9 +966,8 @@ class GameState:
         self.decider = self.player
         self._start_spin(SPIN_BATTLE, slot)
 
-    def _apply_spin(self, outcome: int) -> None:
+    def _apply_spin(self, outcome: int, table: SpinTable) -> None:
         reason, slot = self.spin  # type: ignore[misc]
-        table = self._spin_table()
         segment = table.segments[outcome]
         self.spin = None
         if reason == SPIN_BATTLE:

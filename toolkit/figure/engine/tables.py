@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias, TypeVar
 
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import MODULE, MOVE, Action
@@ -64,6 +64,8 @@ class Slot:
     forms: tuple[Form, ...]
 
 
+_Cached = TypeVar("_Cached")  # what one of the Game's bounded caches holds (see Game._remember)
+
 # A disk variant: slot, form, status code, damage bonus, star bonus, lasting per-segment losses.
 TableKey: TypeAlias = tuple[int, int, int, int, int, tuple[int, ...] | None]
 
@@ -75,6 +77,14 @@ class SpinTable:
     segments: Disk
     outcomes: tuple[tuple[int, Fraction], ...]
     cumulative: tuple[int, ...]  # running sum of sizes, for sampling with one randrange
+
+
+class Reach(NamedTuple):
+    """One unit's moves this turn, with the masks a thinking player reads instead of walking the actions."""
+
+    slot: int
+    actions: tuple[Action, ...]  # MOVE actions in node order
+    nodes: int  # their destinations (a node mask)
 
 
 @dataclass
@@ -105,7 +115,10 @@ class Game:
         self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
         self._reach: dict[tuple[int, int, int], int] = {}
         self._moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
-        self._unit_moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        # a unit's Reach by (unit, start, MP, passable and free nodes within MP): neighbourhoods recur all game
+        self._unit_moves: dict[tuple[int, ...], Reach] = {}
+        # the nodes next to a mask's nodes, by mask: a player asks for the same reaches' neighbours all game
+        self._halos: dict[int, int] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
         # per side, the nodes within k steps of any entry (k = 0, 1, ...): what a deploy can depend on
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
@@ -144,8 +157,8 @@ class Game:
             self._remember(self._moves, key, actions)
         return actions
 
-    def unit_moves(self, slot: int, start: int, mp: int, passable: int, free: int) -> tuple[Action, ...]:
-        """The MOVE actions of `slot` from node `start`: the free nodes within `mp` steps through passable nodes.
+    def unit_moves(self, slot: int, start: int, mp: int, passable: int, free: int) -> Reach:
+        """The moves of `slot` from node `start`: the free nodes within `mp` steps through passable nodes.
 
         Only nodes within `mp` steps change the answer, so the cache key keeps just those: a unit's
         neighbourhood recurs all game, and one lookup replaces a search and a mask-to-actions step.
@@ -153,31 +166,46 @@ class Game:
         balls = self.balls[start]
         near = balls[mp] if 0 <= mp < len(balls) else balls[-1]
         key = (slot, start, mp, passable & near, free & near)
-        moves = self._unit_moves.get(key)
-        if moves is None:
-            moves = self.moves_to(slot, self.reach_mask(start, mp, passable) & free)
-            self._remember(self._unit_moves, key, moves)
-        return moves
+        reach = self._unit_moves.get(key)
+        if reach is None:
+            reach = self._reach_of(slot, self.reach_mask(start, mp, passable) & free)
+            self._remember(self._unit_moves, key, reach)
+        return reach
 
-    def deploy_moves(self, slot: int, steps: int, passable: int, free: int) -> tuple[Action, ...]:
-        """The MOVE actions of a Hangar unit: onto a free entry of its side, then up to `steps` more steps."""
+    def deploy_moves(self, slot: int, steps: int, passable: int, free: int) -> Reach:
+        """The moves of a Hangar unit: onto a free entry of its side, then up to `steps` more steps."""
         balls = self.entry_balls[self.slots[slot].side]
         near = balls[steps] if 0 <= steps < len(balls) else balls[-1]
         key = (slot, -1, steps, passable & near, free & near)  # start -1: no node, so never a unit_moves key
-        moves = self._unit_moves.get(key)
-        if moves is None:
+        reach = self._unit_moves.get(key)
+        if reach is None:
             found = 0
             for entry in self.entries[self.slots[slot].side]:
                 bit = 1 << entry
                 if free & bit:
                     found |= bit | self.reach_mask(entry, steps, passable)
-            moves = self.moves_to(slot, found & free)
-            self._remember(self._unit_moves, key, moves)
-        return moves
+            reach = self._reach_of(slot, found & free)
+            self._remember(self._unit_moves, key, reach)
+        return reach
+
+    def _reach_of(self, slot: int, nodes: int) -> Reach:
+        return Reach(slot, self.moves_to(slot, nodes), nodes)
+
+    def halo(self, nodes: int) -> int:
+        """The nodes next to any node of a mask (for a Reach: where the unit could start a battle after moving)."""
+        found = self._halos.get(nodes)
+        if found is None:
+            nbr = self.nbr_mask
+            found = 0
+            for node in bits(nodes):
+                found |= nbr[node]
+            if len(self._halos) > REACH_CACHE_LIMIT:
+                self._halos.clear()
+            self._halos[nodes] = found
+        return found
 
     @staticmethod
-    def _remember(cache: dict[tuple[int, ...], tuple[Action, ...]], key: tuple[int, ...],
-                  value: tuple[Action, ...]) -> None:
+    def _remember(cache: dict[tuple[int, ...], _Cached], key: tuple[int, ...], value: _Cached) -> None:
         if len(cache) > REACH_CACHE_LIMIT:
             cache.clear()
         cache[key] = value

@@ -33,14 +33,15 @@ from toolkit.figure.engine.state import (
     GameState,
 )
 from toolkit.figure.engine.tables import HANGAR
-from toolkit.figure.players.evaluate import GOAL_THREAT, HANGAR_SHARE, PROGRESS, evaluate, terminal_value
-from toolkit.figure.players.knowledge import Knowledge, apply_battle_spins, knowledge
+from toolkit.figure.players.evaluate import GOAL_THREAT, evaluate, terminal_value
+from toolkit.figure.players.knowledge import HANGAR_SHARE, PROGRESS, Knowledge, Looks, apply_battle_spins, knowledge
 
 MODULE_COST = 1.5  # a module must gain at least this much (points) to be spent
 EMERGENCY = -GOAL_THREAT / 2  # below this the turn is desperate: every module is worth trying
 QUIET_LOOKS = 6  # quiet moves looked at in full, best estimate first
 TURN_PHASES = (START, SUB, MOVE_PHASE)
 TIE = 1e-6  # values this close are equal (sums in another order differ in the last bits)
+BOOST = "boost"  # marks a module's remembered value (the rest are keyed by the action alone)
 
 
 class GreedyPlayer:
@@ -65,10 +66,11 @@ def best_action(state: GameState, know: Knowledge, quiet_looks: int | None = QUI
     of the board, so always taking the first would play side A and side B differently."""
     me = state.current_player
     legal = state.decisions()
+    looks = know.looks_at(state)
     if state.phase in TURN_PHASES:
-        looked = _turn_values(state, legal, me, know, quiet_looks, rng)
+        looked = _turn_values(state, legal, me, know, quiet_looks, looks, rng)
     else:
-        looked = [(action, action_value(state, action, me, know)) for action in legal]
+        looked = [(action, _known_value(state, action, me, know, looks)) for action in legal]
     best_value = max(value for _, value in looked)
     tied = [action for action, value in looked if value >= best_value - TIE]
     chosen = tied[rng.randrange(len(tied))] if rng is not None and len(tied) > 1 else tied[0]
@@ -80,16 +82,18 @@ def ranked_actions(state: GameState, know: Knowledge,
     """Every action the greedy player looks at in full, with its value, best first (for the search's priors)."""
     me = state.current_player
     legal = state.decisions()
+    looks = know.looks_at(state)
     if state.phase in TURN_PHASES:
-        looked = _turn_values(state, legal, me, know, quiet_looks)
+        looked = _turn_values(state, legal, me, know, quiet_looks, looks)
     else:
-        looked = [(action, action_value(state, action, me, know)) for action in legal]
+        looked = [(action, _known_value(state, action, me, know, looks)) for action in legal]
     return sorted(looked, key=lambda pair: -pair[1])
 
 
-def _turn_values(state: GameState, legal: list, me: int, know: Knowledge, quiet_looks: int | None,
-                 rng: random.Random | None = None) -> list[tuple[Action, float]]:
-    """The move (or wake-up, or pass) first; then the modules and subroutines that could beat it."""
+def _turn_values(state: GameState, legal: list[Action], me: int, know: Knowledge, quiet_looks: int | None,
+                 looks: Looks, rng: random.Random | None = None) -> list[tuple[Action, float]]:
+    """The move (or wake-up, or pass) first; then the modules and subroutines that could beat it. The rng is
+    drawn from as if nothing were known (`looks` only saves the work)."""
     looked: list[tuple[Action, float]] = []
     battling: set[int] = set()
     extra: list[Action] = []
@@ -103,17 +107,40 @@ def _turn_values(state: GameState, legal: list, me: int, know: Knowledge, quiet_
             # equal estimates are ordered by the rng (legal order would favour one side of the board)
             quiet.append((-_estimate(state, action, me, know), rng.random() if rng else 0.0, index, action))
         else:
-            looked.append((action, action_value(state, action, me, know, battling)))
+            looked.append((action, _known_value(state, action, me, know, looks, battling)))
     quiet.sort()
     for *_, action in quiet[:quiet_looks]:
-        looked.append((action, action_value(state, action, me, know, battling)))
+        looked.append((action, _known_value(state, action, me, know, looks, battling)))
     plain, plain_best = max(looked, key=lambda pair: pair[1]) if looked else (None, -float("inf"))
     for action in extra:
         if _worth_trying(state, action, battling, plain_best, know):
             cost = MODULE_COST if action[0] == MODULE else 0.0
-            looked.append((action, _boost_value(state, action, plain, me, know) - cost))
-    looked.sort(key=lambda pair: legal.index(pair[0]))  # ties go to the first legal action
+            looked.append((action, _known_boost(state, action, plain, me, know, looks) - cost))
+    order = {action: index for index, action in enumerate(legal)}  # legal actions are distinct
+    looked.sort(key=lambda pair: order[pair[0]])  # ties go to the first legal action
     return looked
+
+
+def _known_value(state: GameState, action: Action, me: int, know: Knowledge, looks: Looks,
+                 battling: set[int] | None = None) -> float:
+    """`action_value`, worked out once per position (and whether the action starts a battle, for `battling`)."""
+    known = looks.get(action)
+    if known is None:
+        battles: set[int] = set()
+        known = looks[action] = (action_value(state, action, me, know, battles), bool(battles))
+    if known[1] and battling is not None:
+        battling.add(action[1])
+    return known[0]
+
+
+def _known_boost(state: GameState, action: Action, plain: Action | None, me: int, know: Knowledge,
+                 looks: Looks) -> float:
+    """`_boost_value`, worked out once per position and plain move."""
+    key = (BOOST, action, plain)
+    known = looks.get(key)
+    if known is None:
+        known = looks[key] = (_boost_value(state, action, plain, me, know), False)
+    return known[0]
 
 
 def _guard_nodes(state: GameState, me: int, know: Knowledge) -> int:
@@ -236,13 +263,14 @@ def _attack_value(state: GameState, action: Action, me: int, owner: int, know: K
         return _after(state, action, me, owner, know)
     if effects.cured_when_attacked(state.status_rule(defender)):
         declined = None
+    started = state.clone()
+    started.apply(action)  # the battle's first spin is due: every group spins from here
     total = 0.0
     for group in groups:
         if group.nothing and declined is not None:
             total += group.probability * declined
             continue
-        child = state.clone()
-        child.apply(action)
+        child = started.clone()
         apply_battle_spins(child, attacker, group)
         total += group.probability * settle(child, me, owner, know)
     return total

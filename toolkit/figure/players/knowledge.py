@@ -3,12 +3,17 @@
 Everything here is computed once per Game from the engine's own tables (the spin tables the state spins,
 `rules.combat.resolve` for Table 2.1), so a player's battle odds are the engine's exact odds. A small
 cache keyed by the Game keeps a process that plays thousands of games from recomputing it.
+
+The evaluation's per-unit terms (a unit's worth where it stands, an attack's expected exchange) are
+tabled here too, each computed with the same arithmetic the evaluation used to do inline, so a looked-up
+term is the same float and the evaluation reads tables instead of multiplying.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.state import SPIN_BATTLE, GameState
@@ -24,6 +29,23 @@ EFFECT_WORTH = 0.5  # a landed Purple effect, as a share of a knockout (the bala
 CACHE_SIZE = 8
 GUARD_STEPS = 2  # nodes this close to a goal guard it
 GROUP_CACHE_LIMIT = 50_000
+SCORE_CACHE_LIMIT = 100_000  # about 50 MB of keys at most
+BOOK_TURNS = 16  # decisions remembered only this early: later positions almost never recur
+BOOK_LIMIT = 10_000  # positions remembered (a few kB each)
+
+# A unit's worth where it stands (the evaluation's material), from its value:
+HANGAR_SHARE = 0.8
+WAIT_COST = 0.5  # per turn of Wait
+BAY_SHARE = 0.4
+STATUS_SHARE = 0.8  # a unit with a status is worth this share (frozen and asleep ones less)
+STUCK_SHARE = 0.6
+PROGRESS = 0.3  # per step closer to the enemy goal
+ATTACK_SHARE = 0.8  # the side to move's best attack: this share of its expected exchange
+
+
+# The values a greedy player worked out at one position (action, or (BOOST, module, plain move)) and whether
+# the action starts a battle.
+Looks: TypeAlias = dict[object, tuple[float, bool]]
 
 
 @dataclass(frozen=True)
@@ -81,7 +103,23 @@ class Knowledge:
     closeness: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False)
     value: tuple[tuple[float, ...], ...] = field(init=False)  # per slot, per form
     odds: dict[tuple[int, int, int, int], PairOdds] = field(init=False)  # (slot, form, enemy slot, enemy form)
-    _groups: dict[tuple, tuple[tuple[BattleGroup, ...], tuple]] = field(init=False, default_factory=dict)
+    # material terms, so evaluating a position is one lookup per unit: per slot, form, status code and node
+    # (value less the status's share, plus the progress there); per slot and form in the Hangar (before
+    # its Wait) and in the Repair Bay
+    field_worth: tuple[tuple[tuple[tuple[float, ...], ...], ...], ...] = field(init=False)
+    hangar_worth: tuple[tuple[float, ...], ...] = field(init=False)
+    bay_worth: tuple[tuple[float, ...], ...] = field(init=False)
+    # the evaluation's worth of attacking, keyed like `odds`: one lookup instead of a formula per threat
+    attack_gain: dict[tuple[int, int, int, int], float] = field(init=False)
+    # battle groups by the ids of the two spin tables (kept beside them, so the ids are not reused)
+    _groups: dict[tuple[int, int], tuple[tuple[BattleGroup, ...], tuple[SpinTable | None, SpinTable | None]]] = field(
+        init=False, default_factory=dict)
+    # evaluations of turn-start positions by what the evaluation reads (evaluate.py builds the key): a greedy
+    # turn reaches the same board again after a module, and games repeat their positions; over half are repeats
+    scores: dict[tuple[int, ...], float] = field(init=False, default_factory=dict)
+    # what a greedy player worked out at a position, by GameState.play_key: games open alike, so early
+    # decisions recur exactly (about a quarter of a simulation's decisions); values only, never choices
+    _book: dict[tuple[object, ...], Looks] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -116,6 +154,50 @@ class Knowledge:
                 row.append(BASE_VALUE + STRENGTH_WEIGHT * rating + MP_WEIGHT * game.mp[a][fa])
             values.append(tuple(row))
         self.value = tuple(values)
+        self._table_material()
+        self.attack_gain = {key: self._attack_gain(*key) for key in self.odds}
+
+    def _table_material(self) -> None:
+        game = self.game
+        nodes = range(len(game.adj))
+        shares = [1.0 if code == 0 else STUCK_SHARE if not effects.can_be_selected_to_move(rule) else STATUS_SHARE
+                  for code, rule in enumerate(game.status_rules)]
+        self.field_worth = tuple(
+            tuple(tuple(_field_term(value, shares[code], code, self.closeness[slot // SQUAD_UNITS], nodes)
+                        for code in range(len(shares)))
+                  for value in self.value[slot])
+            for slot in range(len(game.slots)))
+        self.hangar_worth = tuple(tuple(value * HANGAR_SHARE for value in row) for row in self.value)
+        self.bay_worth = tuple(tuple(value * BAY_SHARE for value in row) for row in self.value)
+
+    def _attack_gain(self, unit: int, form: int, enemy: int, enemy_form: int) -> float:
+        """What `unit` attacking `enemy` is worth to the evaluation: knockouts both ways and a landed effect."""
+        odds = self.odds[(unit, form, enemy, enemy_form)]
+        mine, theirs = self.value[unit][form], self.value[enemy][enemy_form]
+        return (odds.ko * theirs * (1 - BAY_SHARE) + EFFECT_WORTH * odds.effect * theirs * 0.2
+                - odds.ko_back * mine * (1 - BAY_SHARE)) * ATTACK_SHARE
+
+    def remember_score(self, key: tuple[int, ...], score: float) -> None:
+        if len(self.scores) >= SCORE_CACHE_LIMIT:
+            self.scores.clear()
+        self.scores[key] = score
+
+    def forget(self) -> None:
+        """Drop the remembered scores and decisions (tens of MB in a long run; the tables stay)."""
+        self.scores = {}
+        self._book = {}
+
+    def looks_at(self, state: GameState) -> Looks:
+        """The values already worked out at this exact position (a new, empty dict late in a game)."""
+        if state.turn >= BOOK_TURNS:
+            return {}
+        key = state.play_key()
+        looks = self._book.get(key)
+        if looks is None:
+            if len(self._book) >= BOOK_LIMIT:
+                self._book.clear()
+            looks = self._book[key] = {}
+        return looks
 
     def battle_groups(self, state: GameState, attacker: int, defender: int) -> tuple[BattleGroup, ...] | None:
         """The battle `attacker` would start now, as groups of spin results; None when the battle has steps
@@ -139,16 +221,22 @@ class Knowledge:
         return groups
 
 
+def _field_term(value: float, share: float, code: int, closeness: tuple[int, ...], nodes: range) -> tuple[float, ...]:
+    """A field unit's material term on each node (the status share applied as the evaluation applied it)."""
+    worth = value * share if code else value
+    return tuple(worth + PROGRESS * closeness[node] for node in nodes)
+
+
 def _groups(table_a: SpinTable | None, table_d: SpinTable | None, miss: Segment) -> tuple[BattleGroup, ...]:
     a_segs = table_a.segments if table_a is not None else (miss,)
     d_segs = table_d.segments if table_d is not None else (miss,)
     a_total = sum(s.size for s in a_segs)
     d_total = sum(s.size for s in d_segs)
-    merged: dict[tuple, list] = {}
+    merged: dict[tuple[object, ...], list[int]] = {}
     for i, a in enumerate(a_segs):
         for j, d in enumerate(d_segs):
             winner = resolve(a, d)
-            key = NOTHING
+            key: tuple[object, ...] = NOTHING
             if winner is not Outcome.DRAW:
                 side, segment = ("a", a) if winner is Outcome.ATTACKER else ("d", d)
                 result = _result(segment)
@@ -162,10 +250,10 @@ def _groups(table_a: SpinTable | None, table_d: SpinTable | None, miss: Segment)
     return tuple(BattleGroup(w / total, i, j, key == NOTHING) for key, (w, i, j) in merged.items())
 
 
-NOTHING = ("nothing",)
+NOTHING: tuple[object, ...] = ("nothing",)
 
 
-def _result(segment: Segment) -> tuple:
+def _result(segment: Segment) -> tuple[object, ...]:
     """What a winning segment does to the board: every White/Gold win Deactivates the loser alike, a Purple
     win applies its effect, anything else changes nothing."""
     if segment.color in effects.DAMAGE_COLORS:
@@ -204,7 +292,11 @@ _CACHE: OrderedDict[int, Knowledge] = OrderedDict()
 
 
 def knowledge(game: Game) -> Knowledge:
-    """The Knowledge of a Game, computed once per process (a few most recent games are kept)."""
+    """The Knowledge of a Game, computed once per process (a few most recent games are kept; only the one in use
+    keeps its remembered scores and decisions, so a round robin's memory stays that of one game)."""
+    last = next(reversed(_CACHE.values()), None)
+    if last is not None and last.game is not game:
+        last.forget()
     known = _CACHE.get(id(game))
     if known is not None and known.game is game:
         _CACHE.move_to_end(id(game))

@@ -38,7 +38,7 @@ ROLLOUT_LOOKS = 3  # quiet moves the rollout's greedy player looks at in full
 class _Node:
     player: int  # who decides here, or CHANCE
     actions: list[Action] = field(default_factory=list)  # decision nodes: candidates, best prior first
-    children: dict = field(default_factory=dict)  # action or outcome -> _Node
+    children: dict[Action | int, _Node] = field(default_factory=dict)  # action or outcome -> _Node
     visits: int = 0
     total: float = 0.0  # sum of backed-up values, from the searching player's side
 
