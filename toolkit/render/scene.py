@@ -7,7 +7,7 @@ as on a drawn wheel. Text sizes are points (what designers think in); everything
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
@@ -168,3 +168,12 @@ class Page:
 class Document:
     title: str
     pages: list[Page] = field(default_factory=list)
+
+
+def texts_in(items: Iterable[Shape]) -> Iterator[Text]:
+    """Every text item, inside groups too (groups move and turn, they never scale: sizes stay as written)."""
+    for item in items:
+        if isinstance(item, Text):
+            yield item
+        elif isinstance(item, (Group, Reuse)):
+            yield from texts_in(item.items)

@@ -13,7 +13,7 @@ import base64
 import io
 import logging
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -35,6 +35,7 @@ from toolkit.render.scene import (
     Style,
     Text,
     Wedge,
+    texts_in,
 )
 
 _ANCHOR = {"start": "start", "middle": "middle", "end": "end"}
@@ -61,7 +62,7 @@ def render_svg(page: Page, title: str = "", *, embed_fonts: bool = True) -> str:
     if title:
         drawing.set_desc(title=title)
     if embed_fonts:
-        texts = list(_texts(page.items))
+        texts = list(texts_in(page.items))
         rules = [*font_faces(_faces(texts)), *fallback_font_faces(_fallback_faces(texts))]
         if rules:
             drawing.defs.add(drawing.style("\n".join(rules)))
@@ -69,14 +70,6 @@ def render_svg(page: Page, title: str = "", *, embed_fonts: bool = True) -> str:
     for item in page.items:
         drawing.add(_element(drawing, item, clip_ids))
     return drawing.tostring()
-
-
-def _texts(items: Sequence[Shape]) -> Iterator[Text]:
-    for item in items:
-        if isinstance(item, Text):
-            yield item
-        elif isinstance(item, (Group, Reuse)):
-            yield from _texts(item.items)
 
 
 def _faces(texts: Iterable[Text]) -> dict[str, frozenset[str]]:
