@@ -102,10 +102,10 @@ def run(args: argparse.Namespace) -> int:
     if len(players) != 2:
         raise UsageError("--players takes two players separated by a comma, e.g. greedy,search")
     games = args.games if args.games is not None else (DEFAULT_CAP if args.until_ci is not None else DEFAULT_GAMES)
+    todo = _games_to_run(args)  # the squads and data first: a usage error comes without a seed line
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if args.seed is None:
         err(f"seed {seed} (pass --seed {seed} to play the same games again)")
-    todo = _games_to_run(args)
     results: list[tuple[Game, SimulateResult]] = []
     with _Bar() as bar:
         for game, data, squads in todo:
