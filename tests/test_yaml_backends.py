@@ -120,15 +120,50 @@ def test_valid_files_are_read_by_libyaml(monkeypatch: pytest.MonkeyPatch) -> Non
     assert started == []
 
 
+class _SyntheticEvents:
+    """A parser stand-in that hands out a stream of `depth` nested flow sequences, one event at a time.
+
+    Synthetic on purpose: libyaml itself refuses nesting past 1,000 levels from PyYAML 6.0.4 on, so a real
+    parser cannot show the composer going deeper than Python's recursion limit on every installed version.
+    """
+
+    def __init__(self, depth: int) -> None:
+        def mark(column: int) -> yaml.Mark:
+            return yaml.Mark("<deep>", column, 0, column, None, None)
+
+        events: list[yaml.Event] = [yaml.StreamStartEvent(mark(0), mark(0)),
+                                    yaml.DocumentStartEvent(mark(0), mark(0))]
+        events += [yaml.SequenceStartEvent(None, None, True, mark(at), mark(at + 1), flow_style=True)
+                   for at in range(depth)]
+        events += [yaml.SequenceEndEvent(mark(depth + at), mark(depth + at + 1)) for at in range(depth)]
+        events += [yaml.DocumentEndEvent(mark(2 * depth), mark(2 * depth)),
+                   yaml.StreamEndEvent(mark(2 * depth), mark(2 * depth))]
+        self._events = iter(events)
+
+    def get_event(self) -> yaml.Event | None:
+        return next(self._events)
+
+
 def test_composer_never_recurses() -> None:
     """Nesting far past Python's recursion limit composes; the depth limit stops at its first node too deep."""
-    deep = "[" * 5_000 + "]" * 5_000
-    node = compose_single_node(yaml.cyaml.CParser(deep), yamlsource._RESOLVER.resolve, max_depth=10_000)
+    node = compose_single_node(_SyntheticEvents(5_000), yamlsource._RESOLVER.resolve, max_depth=10_000)
     assert node is not None
     assert len(node.value) == 1
+    depth = 0
+    while node.value:
+        node, depth = node.value[0], depth + 1
+    assert depth == 4_999
     with pytest.raises(NestingTooDeep) as refused:
-        compose_single_node(yaml.cyaml.CParser(deep), yamlsource._RESOLVER.resolve, max_depth=40)
+        compose_single_node(_SyntheticEvents(5_000), yamlsource._RESOLVER.resolve, max_depth=40)
     assert (refused.value.mark.line, refused.value.mark.column) == (0, 40)
+
+
+def test_deep_nesting_in_a_file_is_a_located_problem_on_every_libyaml() -> None:
+    """A file nested deeper than the project's limit (below libyaml's own 1,000) is refused at its first node."""
+    deep = "a: " + "[" * 600 + "]" * 600 + "\n"
+    with pytest.raises(NestingTooDeep) as refused:
+        compose_single_node(yaml.cyaml.CParser(deep), yamlsource._RESOLVER.resolve, max_depth=500)
+    assert (refused.value.mark.line, refused.value.mark.column) == (0, 3 + 499)
 
 
 _WORDS = ["a", "why?", "x y", "", "yes", "012", "1.5", "é 雷", "-", ":", "# h", "a: b", "'q'", "null", "~", "<<",
