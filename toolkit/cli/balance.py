@@ -15,11 +15,13 @@ from toolkit.cli.common import (
     output_folder,
     select_games,
 )
+from toolkit.cli.simulate import LADDER, ProgressBar
 from toolkit.game import SimulateRequest
 from toolkit.problems import UsageError
 
 # the options of the board-level section; None on the command line means "not given"
-BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1}
+BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1,
+                                  "ladder": ",".join(LADDER)}
 
 
 def add_parser(commands: Any) -> None:
@@ -39,6 +41,10 @@ def add_parser(commands: Any) -> None:
     balance.add_argument("--seed", type=int, metavar="S",
                          help=f"root seed for --board (default {BOARD_DEFAULTS['seed']})")
     balance.add_argument("--jobs", type=int, metavar="K", help="local processes for --board")
+    balance.add_argument("--ladder", metavar="P,Q,...",
+                         help="the skill ladder for --board: every match is also played by each of these bots "
+                              f"against itself, and verdicts that change with strength are marked (default "
+                              f"{BOARD_DEFAULTS['ladder']}; 'none' to skip)")
     balance.set_defaults(run=run)
 
 
@@ -55,7 +61,11 @@ def _board_request(args: argparse.Namespace) -> SimulateRequest | None:
     players = tuple(name.strip() for name in value["players"].split(","))
     if len(players) != 2:
         raise UsageError("--players takes two players separated by a comma, e.g. greedy,greedy")
-    return SimulateRequest(None, value["board_games"], (players[0], players[1]), value["seed"], value["jobs"])
+    ladder = tuple(name.strip() for name in value["ladder"].split(",") if name.strip())
+    if ladder == ("none",):
+        ladder = ()
+    return SimulateRequest(None, value["board_games"], (players[0], players[1]), value["seed"], value["jobs"],
+                           ladder=ladder)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
             err("(`duelkit balance --skip-invalid` leaves out the units with problems instead)")
             return EXIT_PROBLEMS
         loaded = valid
-    with output_folder(args, "balance", [game.id for game, _ in loaded]) as folder:
+    with output_folder(args, "balance", [game.id for game, _ in loaded]) as folder, ProgressBar("runs") as bar:
         for game, data in loaded:
-            written = game.balance(data, args.paper, board)
+            written = game.balance(data, args.paper, board, bar.update)
             target = folder.replace(game.id, written.files)
             out(f"{game.id}: {written.note}; wrote {target}/")
             for line in written.lines:

@@ -1,16 +1,24 @@
-"""The search player: Monte Carlo tree search over decisions and spins, with greedy rollouts.
+"""The search bot: expectimax over whole turns with exact chance, Star1 pruning and iterative deepening.
 
-The tree alternates decision nodes (whoever `current_player` names: the mover, or the side that decides a
-re-spin, an upgrade or a Purple placement) and chance nodes. A chance node's outcome is sampled fresh
-from `chance_outcomes()` with the player's own rng, never from the game's spin stream, so the search
-cannot see the dice. A decision node considers the greedy player's best few actions (its priors; the
-root considers more) and picks among them by UCB1. A new leaf is played on by both sides greedily, spins
-sampled, until the start of the searching player's next turn; that position's evaluation, squashed
-into -1..1, is backed up. The most visited root action is played.
+A node is the start of a turn. Its mover's candidate actions are ordered by the greedy bot's one-turn
+values (greedy move ordering); each candidate's turn is played out by turns.after_action into every
+position the next turn can start from, with its exact probability (the engine's `chance_outcomes`, a
+battle's spins merged into the groups that leave different boards). The tree alternates max nodes (our
+turns), min nodes (theirs) and these chance nodes; leaves are valued by features.win_probability, a logistic
+model fitted on self-play, so every value is a probability in [0, 1]. Those bounds make Ballard's Star1
+pruning sound: a chance node stops as soon as its remaining outcomes cannot lift it above alpha or drop it
+below beta, and max/min nodes use ordinary alpha-beta windows.
 
-The budget is a number of iterations (reproducible: the same rng gives the same choice on any machine)
-or milliseconds (a wall-clock limit: faster machines search more). The default stays within a second
-per decision on a modest machine (bench/simulate_speed.py measures it).
+Iterative deepening: depth 1 looks at our turn's outcomes, depth 2 adds the opponent's best reply turn
+(their modules and subroutines included, since greedy tries them), depth 3 our next turn, and so on, until
+the budget runs out; an iteration cut short counts only for the candidates it finished (the previous best
+is searched first, so it always finishes). Every legal action is a root candidate (no fixed shortlist);
+inner nodes consider the greedy bot's best INNER_WIDTH (forward pruning, as deep programs do). Positions and
+turn outcomes are remembered for the whole decision, so each iteration reuses the one before.
+
+The budget counts turns played out (`after_action` calls). `search:N` is reproducible (the same position
+gives the same choice on any machine); `search:Nms` stops by the clock. The rng is not drawn from: the
+search is deterministic, ties go to the greedy bot's order.
 """
 
 from __future__ import annotations
@@ -18,119 +26,145 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
 
-from toolkit.figure.bots.evaluate import evaluate, terminal_value
-from toolkit.figure.bots.greedy import best_action, ranked_actions
+from toolkit.figure.bots.features import win_probability
+from toolkit.figure.bots.greedy import ranked_actions
 from toolkit.figure.bots.knowledge import Knowledge, knowledge
+from toolkit.figure.bots.turns import Outcomes, after_action
 from toolkit.figure.engine.actions import Action
-from toolkit.figure.engine.state import CHANCE, GameState
+from toolkit.figure.engine.state import GameState
 
-DEFAULT_ITERATIONS = 48
-ROOT_CANDIDATES = 6
-INNER_CANDIDATES = 3
-EXPLORATION = 0.7
-SCALE = 40.0  # evaluation points for which the backed-up value is tanh(1) ~ 0.76
-ROLLOUT_LOOKS = 3  # quiet moves the rollout's greedy player looks at in full
+DEFAULT_ITERATIONS = 20  # turns played out per decision (bench/simulate_speed.py times it)
+INNER_WIDTH = 3  # candidates looked at below the root, greedy's best first
+RANKING_COST = 2  # a greedy ranking of a position costs about two turns played out
+MAX_DEPTH = 8
 
 
-@dataclass
-class _Node:
-    player: int  # who decides here, or CHANCE
-    actions: list[Action] = field(default_factory=list)  # decision nodes: candidates, best prior first
-    children: dict[Action | int, _Node] = field(default_factory=dict)  # action or outcome -> _Node
-    visits: int = 0
-    total: float = 0.0  # sum of backed-up values, from the searching player's side
-
-    def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
+class _OutOfBudget(Exception):
+    """The budget ran out in the middle of an iteration."""
 
 
 class SearchBot:
-    """MCTS with chance nodes sampled from `chance_outcomes()` and greedy rollouts."""
+    """Expectimax over turns, exact chance, Star1 pruning, iterative deepening within a budget."""
 
     name = "search"
 
     def __init__(self, iterations: int | None = DEFAULT_ITERATIONS, milliseconds: int | None = None) -> None:
         self.iterations = None if milliseconds is not None else iterations
         self.milliseconds = milliseconds
+        self.last_depth = 0  # the deepest iteration the last decision finished (for tests and benches)
 
-    def choose(self, state: GameState, rng: random.Random) -> Action:
+    def choose(self, state: GameState, rng: random.Random) -> Action:  # noqa: ARG002  - deterministic
         legal = state.decisions()
         if len(legal) == 1:
             return legal[0]
-        know = knowledge(state.game)
-        me = state.current_player
-        horizon = state.turn + 2  # the start of this player's next turn (or the turn after, mid-turn)
-        root = _Node(me, [a for a, _ in ranked_actions(state, know)[:ROOT_CANDIDATES]])
-        if len(root.actions) == 1:
-            return root.actions[0]
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
-        done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
+        return _Search(state, knowledge(state.game), self.iterations, deadline).run(self)
+
+
+class _Search:
+    def __init__(self, root: GameState, know: Knowledge, budget: int | None, deadline: float | None) -> None:
+        self.root = root
+        self.know = know
+        self.me = root.current_player
+        self.budget = budget
+        self.deadline = deadline
+        self.spent = 0
+        self.outcomes: dict[tuple[int, Action], Outcomes] = {}
+        self.orders: dict[int, list[Action]] = {}
+
+    def run(self, bot: SearchBot) -> Action:
+        ranked = [a for a, _ in ranked_actions(self.root, self.know)]
+        listed = set(ranked)
+        order = ranked + [a for a in self.root.decisions() if a not in listed]
+        best = order[0]
+        bot.last_depth = 1  # greedy's ranking is a one-turn search with the hand-weighted evaluation
+        for depth in range(2, MAX_DEPTH + 1):
+            values: dict[Action, float] = {}
+            alpha = -1.0
+            try:
+                for action in order:
+                    value = self.chance(self.root, action, depth, alpha, 2.0)
+                    values[action] = value
+                    alpha = max(alpha, value)
+            except _OutOfBudget:
+                pass
+            if order[0] in values:
+                best = max(values, key=lambda a: values[a])  # the first of equals: the previous order
+            if len(values) < len(order):
                 break
-            if deadline is not None and done >= len(root.actions) and time.perf_counter() >= deadline:
-                break
-            _iterate(root, state.clone(), me, horizon, know, rng)
-            done += 1
-        best = max(root.actions, key=lambda a: (root.children[a].visits, root.children[a].mean())
-                   if a in root.children else (-1, 0.0))
+            bot.last_depth = depth
+            order = sorted(order, key=lambda a: -values[a])
+            if all(v in (0.0, 1.0) for v in values.values()):
+                break  # every line is decided: deeper looks change nothing
         return best
 
+    def node(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
+        """A turn start: the mover's best candidate (ours: max, theirs: min)."""
+        if state.is_terminal() or depth == 0:
+            return win_probability(state, self.me, self.know)
+        maximizing = state.current_player == self.me
+        best = -1.0 if maximizing else 2.0
+        for action in self.candidates(state):
+            value = self.chance(state, action, depth, alpha, beta)
+            if maximizing:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
 
-def _iterate(root: _Node, state: GameState, me: int, horizon: int, know: Knowledge, rng: random.Random) -> None:
-    path = [root]
-    node = root
-    while True:
-        if state.is_terminal() or state.turn >= horizon:
-            value = _value(state, me, know)
-            break
-        step = _sample(state, rng) if node.player == CHANCE else _select(node, me)  # a spin, or a choice
-        state.apply(step)
-        child = node.children.get(step)
-        if child is None:
-            child = node.children[step] = _new_node(state, know)
-            path.append(child)
-            value = _rollout(state, me, horizon, know, rng)
-            break
-        path.append(child)
-        node = child
-    for visited in path:
-        visited.visits += 1
-        visited.total += value
+    def chance(self, state: GameState, action: Action, depth: int, alpha: float, beta: float) -> float:
+        """The expectation over the turn's outcomes, with Star1 cut-offs (values lie in [0, 1])."""
+        total = 0.0
+        left = 1.0
+        for p, child in self.turn(state, action):
+            left -= p
+            low = (alpha - total - left) / p  # below this the node cannot reach alpha whatever follows
+            high = (beta - total) / p  # above this it stays at or over beta whatever follows
+            value = self.node(child, depth - 1, max(low, 0.0), min(high, 1.0))
+            if value <= low:
+                return total + p * value + max(left, 0.0)
+            if value >= high:
+                return total + p * value
+            total += p * value
+        return total
 
+    def candidates(self, state: GameState) -> list[Action]:
+        key = id(state)  # every state searched is kept in `outcomes`, so ids are not reused within a decision
+        order = self.orders.get(key)
+        if order is None:
+            legal = state.decisions()
+            if len(legal) == 1:
+                order = legal
+            else:
+                self.charge(RANKING_COST)
+                order = [a for a, _ in ranked_actions(state, self.know)[:INNER_WIDTH]]
+            self.orders[key] = order
+        return order
 
-def _new_node(state: GameState, know: Knowledge) -> _Node:
-    if state.is_terminal():
-        return _Node(CHANCE)
-    player = state.current_player
-    if player == CHANCE:
-        return _Node(CHANCE)
-    legal = state.decisions()
-    if len(legal) <= INNER_CANDIDATES:
-        return _Node(player, list(legal))
-    return _Node(player, [a for a, _ in ranked_actions(state, know, ROLLOUT_LOOKS)[:INNER_CANDIDATES]])
+    def turn(self, state: GameState, action: Action) -> Outcomes:
+        key = (id(state), action)
+        found = self.outcomes.get(key)
+        if found is None:
+            self.charge(1)
+            found = sorted(after_action(state, action, self.know), key=lambda pair: -pair[0])
+            self.outcomes[key] = found
+        return found
 
-
-def _select(node: _Node, me: int) -> Action:
-    """An untried candidate first (best prior first), then UCB1 from the deciding player's side."""
-    for action in node.actions:
-        if action not in node.children:
-            return action
-    sign = 1.0 if node.player == me else -1.0
-    log_n = math.log(node.visits + 1)
-    best, best_score = node.actions[0], -math.inf
-    for action in node.actions:
-        child = node.children[action]
-        score = sign * child.mean() + EXPLORATION * math.sqrt(log_n / child.visits)
-        if score > best_score:
-            best, best_score = action, score
-    return best
+    def charge(self, cost: int) -> None:
+        if self.budget is not None and self.spent + cost > self.budget:
+            raise _OutOfBudget
+        if self.deadline is not None and self.spent and time.perf_counter() >= self.deadline:
+            raise _OutOfBudget
+        self.spent += cost
 
 
 def _sample(state: GameState, rng: random.Random) -> int:
-    """One outcome of the spin due now, drawn with the player's rng by the exact probabilities."""
+    """One outcome of the spin due now, drawn with `rng` by the exact probabilities (for tests and tools)."""
     outcomes = state.chance_outcomes()
     denominator = math.lcm(*(p.denominator for _, p in outcomes))
     pick = rng.randrange(denominator)
@@ -139,20 +173,3 @@ def _sample(state: GameState, rng: random.Random) -> int:
         if pick < 0:
             return outcome
     return outcomes[-1][0]
-
-
-def _rollout(state: GameState, me: int, horizon: int, know: Knowledge, rng: random.Random) -> float:
-    """Both sides play greedily, spins sampled, until the horizon; then the evaluation, squashed."""
-    while not state.is_terminal() and state.turn < horizon:
-        if state.current_player == CHANCE:
-            state.apply(_sample(state, rng))
-        else:
-            legal = state.decisions()
-            state.apply(legal[0] if len(legal) == 1 else best_action(state, know, ROLLOUT_LOOKS, rng)[0])
-    return _value(state, me, know)
-
-
-def _value(state: GameState, me: int, know: Knowledge) -> float:
-    if state.is_terminal():
-        return terminal_value(state, me) / abs(terminal_value(state, me) or 1.0)
-    return math.tanh(evaluate(state, me, know) / SCALE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolkit.figure.analysis.balance import balance, playable
 from toolkit.figure.database import Database
@@ -24,6 +24,7 @@ from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import summarize, wilson
+from toolkit.figure.sim.verdict import ladder_verdict, warnings
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class BoardBalance:
     matches: list[dict]
     replacements: dict[str, str]  # squad -> the unit standing in for each of its units
     impacts: list[Impact]
+    ladders: list[dict] = field(default_factory=list)  # per match: the skill ladder and its verdict
 
 
 def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
@@ -76,18 +78,20 @@ def replacement_unit(database: Database, squad: Squad) -> str | None:
 
 
 def board_balance(database: Database, players: tuple[str, str], games: int, seed: int, jobs: int = 1,
-                  rules: Rules | None = None, progress: Callable[[int, int], None] | None = None) -> BoardBalance:
+                  rules: Rules | None = None, progress: Callable[[int, int], None] | None = None,
+                  ladder: tuple[str, ...] = ()) -> BoardBalance:
     rules = rules or Rules()
     squads = [database.squads[sid].value for sid in sorted(database.squads)]
     ids = [s.id for s in squads]
     replacements = {s.id: r for s in squads if (r := replacement_unit(database, s)) is not None}
     runs = len(ids) * (len(ids) + 1) // 2 + sum(len([o for o in ids if o != s.id] or [s.id]) * (1 + len(s.units))
                                                for s in squads if s.id in replacements)
+    runs += len(ids) * (len(ids) + 1) // 2 * len(ladder)
     done = [0]
 
-    def play(a: Squad, b: Squad) -> list[GameResult]:
+    def play(a: Squad, b: Squad, bots: tuple[str, str] = players) -> list[GameResult]:
         game = build_game(a, b, database, rules)
-        tasks = [PairTask(players, seed, pair, record=False) for pair in range(games // 2)]
+        tasks = [PairTask(bots, seed, pair, record=False) for pair in range(games // 2)]
         results = play_pairs(game, tasks, jobs)
         done[0] += 1
         if progress:
@@ -105,6 +109,19 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
             matrix[index[a.id]][index[b.id]] = summary["win_rate"]["a"]
             if a.id != b.id:
                 matrix[index[b.id]][index[a.id]] = summary["win_rate"]["b"]
+    ladders = []
+    for i, a in enumerate(squads):
+        for b in squads[i:]:
+            game = build_game(a, b, database, rules)
+            rungs = []
+            for rung in ladder:
+                results = play(a, b, (rung, rung))
+                rung_summary = summarize(game, results, (rung, rung), seed)
+                rung_summary["warnings"] = warnings(results, (rung, rung))
+                rungs.append(rung_summary)
+            if rungs:
+                ladders.append({"theme": database.theme.id, "squads": {"a": a.id, "b": b.id}, "seed": seed,
+                                "games_per_rung": games, "ladder": rungs, "verdict": ladder_verdict(rungs)})
     impacts = []
     for squad in squads:
         stand_in = replacements.get(squad.id)
@@ -121,4 +138,5 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
             low, high = newcombe(base_wins, len(base), wins, len(results))
             impacts.append(Impact(squad.id, unit, base_wins / len(base), wins / len(results),
                                   base_wins / len(base) - wins / len(results), (low, high)))
-    return BoardBalance(database.theme.id, players, games, seed, ids, matrix, matches, replacements, impacts)
+    return BoardBalance(database.theme.id, players, games, seed, ids, matrix, matches, replacements, impacts,
+                        ladders)
