@@ -30,8 +30,8 @@ import time
 from toolkit.figure.bots.features import win_probability
 from toolkit.figure.bots.greedy import ranked_actions
 from toolkit.figure.bots.knowledge import Knowledge, knowledge
-from toolkit.figure.bots.turns import Outcomes, after_action
-from toolkit.figure.engine.actions import Action
+from toolkit.figure.bots.turns import Line, Outcomes, after_action, replay
+from toolkit.figure.engine.actions import MOVE, Action
 from toolkit.figure.engine.state import GameState
 
 DEFAULT_ITERATIONS = 20  # turns played out per decision (bench/simulate_speed.py times it)
@@ -72,6 +72,7 @@ class _Search:
         self.spent = 0
         self.outcomes: dict[tuple[int, Action], Outcomes] = {}
         self.orders: dict[int, list[Action]] = {}
+        self.killers: dict[tuple[int, int], Line] = {}  # (depth, mover) -> a turn that won the game there
 
     def run(self, bot: SearchBot) -> Action:
         ranked = [a for a, _ in ranked_actions(self.root, self.know)]
@@ -79,14 +80,20 @@ class _Search:
         order = ranked + [a for a in self.root.decisions() if a not in listed]
         best = order[0]
         bot.last_depth = 1  # greedy's ranking is a one-turn search with the hand-weighted evaluation
+        threatened = False
         for depth in range(2, MAX_DEPTH + 1):
             values: dict[Action, float] = {}
             alpha = -1.0
             try:
-                for action in order:
+                position = 0
+                while position < len(order):
+                    action = order[position]
                     value = self.chance(self.root, action, depth, alpha, 2.0)
                     values[action] = value
                     alpha = max(alpha, value)
+                    position += 1
+                    if value == 0.0 and not threatened:
+                        threatened = self.threat_first(order, position, depth)
             except _OutOfBudget:
                 pass
             if order[0] in values:
@@ -99,14 +106,42 @@ class _Search:
                 break  # every line is decided: deeper looks change nothing
         return best
 
+    def threat_first(self, order: list[Action], start: int, depth: int) -> bool:
+        """A candidate lost to a winning reply: move the candidates that land on or next to a node that reply
+        moved to up to `start` (a block is usually there), keeping their order. True once done."""
+        killer = self.killers.get((depth - 1, 1 - self.me))
+        if killer is None:
+            return False
+        game = self.root.game
+        hit = 0
+        for action in killer:
+            if action[0] == MOVE:
+                hit |= 1 << action[2] | game.nbr_mask[action[2]]
+        if not hit:
+            return False
+        rest = order[start:]
+        first = [a for a in rest if a[0] == MOVE and hit >> a[2] & 1]
+        order[start:] = first + [a for a in rest if not (a[0] == MOVE and hit >> a[2] & 1)]
+        return True
+
     def node(self, state: GameState, depth: int, alpha: float, beta: float) -> float:
-        """A turn start: the mover's best candidate (ours: max, theirs: min)."""
+        """A turn start: the mover's best candidate (ours: max, theirs: min). A turn that won the game for the
+        mover in a sibling position is tried first, before any ranking (a refutation: cheap and often enough)."""
         if state.is_terminal() or depth == 0:
             return win_probability(state, self.me, self.know)
-        maximizing = state.current_player == self.me
+        mover = state.current_player
+        maximizing = mover == self.me
+        killer = self.killers.get((depth, mover))
+        if killer is not None:
+            won = replay(state, killer)
+            if won is not None and won.is_terminal() and win_probability(won, mover, self.know) == 1.0:
+                return 1.0 if maximizing else 0.0
         best = -1.0 if maximizing else 2.0
         for action in self.candidates(state):
             value = self.chance(state, action, depth, alpha, beta)
+            outcomes = self.turn(state, action)
+            if len(outcomes) == 1 and outcomes[0][1].is_terminal() and value == (1.0 if maximizing else 0.0):
+                self.killers[(depth, mover)] = outcomes[0][2]
             if maximizing:
                 best = max(best, value)
                 alpha = max(alpha, value)
@@ -121,7 +156,7 @@ class _Search:
         """The expectation over the turn's outcomes, with Star1 cut-offs (values lie in [0, 1])."""
         total = 0.0
         left = 1.0
-        for p, child in self.turn(state, action):
+        for p, child, _ in self.turn(state, action):
             left -= p
             low = (alpha - total - left) / p  # below this the node cannot reach alpha whatever follows
             high = (beta - total) / p  # above this it stays at or over beta whatever follows

@@ -18,7 +18,8 @@ from toolkit.figure.engine.state import CHANCE, SPIN_POISON, START, GameState
 
 MIN_PROBABILITY = 1e-4  # branches less likely than this are dropped (the rest is renormalised)
 
-Outcomes = list[tuple[float, GameState]]
+Line = tuple[Action, ...]  # the decisions taken in a turn, in order
+Outcomes = list[tuple[float, GameState, Line]]
 
 
 def after_action(state: GameState, action: Action, know: Knowledge) -> Outcomes:
@@ -26,11 +27,22 @@ def after_action(state: GameState, action: Action, know: Knowledge) -> Outcomes:
     probabilities, the rest of this turn played by the greedy bot. The probabilities add up to 1."""
     owner = state.player
     found: Outcomes = []
-    _play(state, action, owner, know, 1.0, found)
-    total = sum(p for p, _ in found)
+    _play(state, action, owner, know, 1.0, (), found)
+    total = sum(p for p, _, _ in found)
     if total <= 0:
         return found
-    return [(p / total, s) for p, s in found] if abs(total - 1.0) > 1e-9 else found
+    return [(p / total, s, line) for p, s, line in found] if abs(total - 1.0) > 1e-9 else found
+
+
+def replay(state: GameState, line: Line) -> GameState | None:
+    """`line` played from `state` if every decision is legal in turn and no spin comes between (a won turn's
+    line is tried again in a sibling position before anything is searched: a refutation); else None."""
+    child = state.clone()
+    for action in line:
+        if child.current_player == CHANCE or child.is_terminal() or action not in child.decisions():
+            return None
+        child.apply(action)
+    return child
 
 
 def turn_start(state: GameState, owner: int) -> bool:
@@ -39,7 +51,9 @@ def turn_start(state: GameState, owner: int) -> bool:
                                    and state.current_player != CHANCE)
 
 
-def _play(state: GameState, action: Action, owner: int, know: Knowledge, p: float, found: Outcomes) -> None:
+def _play(state: GameState, action: Action, owner: int, know: Knowledge, p: float, line: Line,
+          found: Outcomes) -> None:
+    line = (*line, action)
     if action[0] == ATTACK:
         groups = know.battle_groups(state, action[1], action[2])
         if groups is not None:
@@ -50,18 +64,18 @@ def _play(state: GameState, action: Action, owner: int, know: Knowledge, p: floa
                     continue
                 child = started.clone()
                 apply_battle_spins(child, action[1], group)
-                _settle(child, owner, know, p * group.probability, found)
+                _settle(child, owner, know, p * group.probability, line, found)
             return
     child = state.clone()
     child.apply(action)
-    _settle(child, owner, know, p, found)
+    _settle(child, owner, know, p, line, found)
 
 
-def _settle(state: GameState, owner: int, know: Knowledge, p: float, found: Outcomes) -> None:
+def _settle(state: GameState, owner: int, know: Knowledge, p: float, line: Line, found: Outcomes) -> None:
     """Spins enumerated, decisions greedy, until `turn_start`."""
     while True:
         if turn_start(state, owner):
-            found.append((p, state))
+            found.append((p, state, line))
             return
         if state.current_player == CHANCE:
             outcomes = state.chance_outcomes()
@@ -74,11 +88,12 @@ def _settle(state: GameState, owner: int, know: Knowledge, p: float, found: Outc
                     continue
                 child = state.clone()
                 child.apply(outcome)
-                _settle(child, owner, know, q, found)
+                _settle(child, owner, know, q, line, found)
             return
         legal = state.decisions()
         action = legal[0] if len(legal) == 1 else best_action(state, know)[0]
         if action[0] == ATTACK:
-            _play(state, action, owner, know, p, found)
+            _play(state, action, owner, know, p, line, found)
             return
         state.apply(action)
+        line = (*line, action)
