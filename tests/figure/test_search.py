@@ -13,8 +13,8 @@ from toolkit.figure.bots.knowledge import knowledge
 from toolkit.figure.bots.search import DEFAULT_ITERATIONS, SearchBot
 from toolkit.figure.bots.turns import after_action
 from toolkit.figure.engine import CHANCE, A, B
-from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.actions import MOVE
+from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.state import GameState
 
 
@@ -82,5 +82,6 @@ def test_the_evaluation_is_a_probability_that_mirrors_between_the_sides():
 def test_the_shipped_weights_say_how_they_were_made():
     data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
     assert set(data["weights"]) == set(FEATURES)
-    assert "scripts/fit_weights.py" in data["command"] and data["seed"] == 23
+    assert "scripts/fit_weights.py" in data["command"]
+    assert data["seed"] == 23
     assert data["log_loss"]["held_out"] < data["log_loss"]["coin"]  # better than a coin on games it never saw

@@ -29,13 +29,14 @@ def test_a_verdict_is_stable_only_when_the_two_strongest_rungs_agree():
     assert verdict["first_player_edge"] == "second"
     assert verdict["stable"] is True
     assert verdict["changes_below_top"] == ["random", "greedy"]
-    verdict = ladder_verdict(rungs[:3] + [rung("search:20", 50, 50, 0.4, 0.6)])
+    verdict = ladder_verdict([*rungs[:3], rung("search:20", 50, 50, 0.4, 0.6)])
     assert verdict["stable"] is False
     assert "depends on the players' strength" in verdict["note"]
 
 
 def test_a_mirror_match_favours_no_squad():
-    verdict = ladder_verdict([rung("greedy", 70, 30, 0.6, 0.8, ("x", "x")), rung("search", 60, 40, 0.4, 0.7, ("x", "x"))])
+    mirror = ("x", "x")
+    verdict = ladder_verdict([rung("greedy", 70, 30, 0.6, 0.8, mirror), rung("search", 60, 40, 0.4, 0.7, mirror)])
     assert [r["favoured"] for r in verdict["rungs"]] == ["mirror", "mirror"]
     assert verdict["rungs"][0]["first_player_edge"] == "first"
     assert verdict["rungs"][1]["first_player_edge"] == "none"
@@ -48,7 +49,8 @@ def test_degenerate_runs_are_named_with_what_to_try():
     assert "first player won 100%" in found
     assert "20 of 20 games were over before turn 6" in found
     assert "every game ended the same way (goal capture)" in found
-    assert "--players search,search" in found and "--ladder" in found
+    assert "--players search,search" in found
+    assert "--ladder" in found
     varied = [result(i, (i // 3) % 2, turns=10 + i, reason=("goal_capture", "lockout")[i % 2]) for i in range(20)]
     assert warnings(varied, ("search", "search")) == []
 
