@@ -113,3 +113,13 @@ def test_simulate_baseline_pairs_the_same_seeds_on_another_project(capsys, tmp_p
                  "--seed", "4", "--baseline", str(tmp_path / "old"), "--json"])
     assert same == 0
     assert json.loads(capsys.readouterr().out)["baseline"]["difference"] == {"a": 0.0, "b": 0.0}
+
+
+def test_lead_changes_ignore_the_side_to_move_and_drama_measures_the_winners_shortfall():
+    from toolkit.figure.sim.games import _drama, _lead_changes
+
+    assert _lead_changes([0.6, 0.45, 0.6, 0.45]) == 0  # the mover's edge alone: nobody is really ahead
+    assert _lead_changes([0.7, 0.7, 0.3, 0.3, 0.8, 0.8]) == 2
+    assert _drama([0.4, 0.6], 0) == 0.1 * 2 / 2
+    assert _drama([0.4, 0.6], 1) == 0.1 * 2 / 2
+    assert _drama([0.4, 0.6], -1) == 0.0

@@ -36,8 +36,8 @@ def add_parser(commands: Any) -> None:
                           help=f"games per match, an even number (default {DEFAULT_GAMES}; with --until-ci the cap, "
                                f"default {DEFAULT_CAP})")
     simulate.add_argument("--players", default="greedy,greedy", metavar="P,Q",
-                          help="who plays A and B: random, greedy, search, search:N (iterations) or search:Nms "
-                               "(default greedy,greedy)")
+                          help="who plays A and B: random, greedy, search, search:N (budget: turns played out) "
+                               "or search:Nms (default greedy,greedy)")
     simulate.add_argument("--seed", type=int, metavar="S", help="root seed (default: a fresh one, printed)")
     simulate.add_argument("--jobs", type=int, default=1, metavar="K", help="local processes (default 1)")
     simulate.add_argument("--cluster", metavar="auto|ADDRESS",

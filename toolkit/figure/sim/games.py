@@ -123,9 +123,11 @@ def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
 
 
 def _lead_changes(leads: list[float]) -> int:
-    """How often the side ahead (win probability above one half) changed; even positions are skipped."""
+    """How often the side ahead changed. Each reading is the mean of two consecutive turn starts (one of
+    each side to move), so the evaluation's edge for the side about to move does not flip it every turn;
+    even readings are skipped."""
     changes, ahead = 0, 0
-    for p in leads:
+    for p in (sum(leads[i:i + 2]) / 2 for i in range(max(len(leads) - 1, 0))):
         now = 1 if p > 0.5 else -1 if p < 0.5 else 0
         if now and ahead and now != ahead:
             changes += 1

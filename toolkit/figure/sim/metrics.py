@@ -6,7 +6,8 @@ define them, so they can be compared with other games' figures:
     real choice     the share of decisions with at least two legal actions besides passing (a decision
                     between acting one way and not acting is no real choice)
     lead changes    per game, how often the side ahead changed, ahead meaning a win probability above one
-                    half by the search bot's evaluation at each turn start (Ludii: lead change)
+                    half by the search bot's evaluation, averaged over two consecutive turn starts so the
+                    side about to move does not flip it every turn (Ludii: lead change)
     drama           per decisive game, how far behind the winner stood on average, 0 to 1 (Ludii: drama)
     coverage        the share of board nodes a unit stood on during the game (Ludii: board coverage)
 
