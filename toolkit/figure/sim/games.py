@@ -118,7 +118,7 @@ def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
     metrics = GameMetrics(tally[0], tally[1], tally[2], _lead_changes(leads), _drama(leads, winner),
                           bin(covered).count("1"), len(game.adj))
     return GameResult(index, first, winner, outcome.reason,
-                      state.turn + 1, tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
+                      state.turns_played(), tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
                       recorder.text() if recorder is not None else None, metrics)
 
 
