@@ -27,16 +27,18 @@ import math
 import random
 import time
 
-from toolkit.figure.bots.features import win_probability
-from toolkit.figure.bots.greedy import ranked_actions
+from toolkit.figure.bots.features import MOVE_MODULES, win_probability
+from toolkit.figure.bots.greedy import QUIET_LOOKS, TURN_PHASES, _turn_values, ranked_actions
 from toolkit.figure.bots.knowledge import Knowledge, knowledge
 from toolkit.figure.bots.turns import Line, Outcomes, after_action, replay
-from toolkit.figure.engine.actions import MOVE, Action
+from toolkit.figure.engine.actions import MODULE, MOVE, SUBROUTINE, Action
 from toolkit.figure.engine.state import GameState
 
 DEFAULT_ITERATIONS = 20  # turns played out per decision (bench/simulate_speed.py times it)
 INNER_WIDTH = 3  # candidates looked at below the root, greedy's best first
-RANKING_COST = 2  # a greedy ranking of a position costs about two turns played out
+RANKING_COST = 2  # a ranking of a position's plain actions costs about two turns played out
+GOAL_RUNS = 2  # movement modules added to an inner node's candidates
+GOAL_RUN_STEPS = 2  # ... when a unit stands at most this many steps beyond its MP from the enemy goal
 MAX_DEPTH = 8
 
 
@@ -169,12 +171,22 @@ class _Search:
         return total
 
     def candidates(self, state: GameState) -> list[Action]:
+        """Below the root: greedy's best INNER_WIDTH plain actions (modules left out of the ranking: weighing
+        every module is most of a greedy decision's time), then the movement modules that could take a unit
+        to the enemy goal this turn (the threat a goal race turns on)."""
         key = id(state)  # every state searched is kept in `outcomes`, so ids are not reused within a decision
         order = self.orders.get(key)
         if order is None:
             legal = state.decisions()
             if len(legal) == 1:
                 order = legal
+            elif state.phase in TURN_PHASES:
+                self.charge(RANKING_COST)
+                plain = [a for a in legal if a[0] not in (MODULE, SUBROUTINE)]
+                ranked = _turn_values(state, plain, state.current_player, self.know, QUIET_LOOKS,
+                                      self.know.looks_at(state))
+                ranked.sort(key=lambda pair: -pair[1])
+                order = [a for a, _ in ranked[:INNER_WIDTH]] + goal_runs(state, legal, self.know)
             else:
                 self.charge(RANKING_COST)
                 order = [a for a, _ in ranked_actions(state, self.know)[:INNER_WIDTH]]
@@ -196,6 +208,28 @@ class _Search:
         if self.deadline is not None and self.spent and time.perf_counter() >= self.deadline:
             raise _OutOfBudget
         self.spent += cost
+
+
+def goal_runs(state: GameState, legal: list[Action], know: Knowledge) -> list[Action]:
+    """The mover's movement modules (extra MP, moving through) for the units within the module's reach of the
+    enemy goal: at most GOAL_RUNS of them, nearest unit first."""
+    side = state.player
+    game = state.game
+    goal = game.goals[1 - side]
+    runs = []
+    for action in legal:
+        if action[0] != MODULE:
+            continue
+        kind = game.module_kinds[side][action[1]]
+        if kind not in MOVE_MODULES:
+            continue
+        units = [action[2]] if action[2] >= 0 else list(state.units_of(side))
+        steps = min((know.dist[state.pos[s]][goal] - state.effective_mp(s) for s in units if state.pos[s] >= 0),
+                    default=99)
+        if steps <= GOAL_RUN_STEPS:
+            runs.append((steps, action))
+    runs.sort(key=lambda pair: pair[0])
+    return [a for _, a in runs[:GOAL_RUNS]]
 
 
 def _sample(state: GameState, rng: random.Random) -> int:
