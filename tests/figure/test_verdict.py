@@ -123,3 +123,4 @@ def test_lead_changes_ignore_the_side_to_move_and_drama_measures_the_winners_sho
     assert abs(_drama([0.4, 0.6], 0) - 0.1) < 1e-12  # behind by 0.1 on one of two turn starts
     assert abs(_drama([0.4, 0.6], 1) - 0.1) < 1e-12
     assert _drama([0.4, 0.6], -1) == 0.0
+

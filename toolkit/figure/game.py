@@ -230,6 +230,16 @@ class FigureGame(Game):
                          + f" ({board.players[0]} vs {board.players[1]})")
             for ladder in found.ladders:
                 lines += ["", *ladder_lines(ladder)]
+            if found.baseline:
+                lines += ["", f"  against the baseline {board.baseline_name} (same seeds and dice, {board.games} "
+                          f"games a match, {board.players[0]} vs {board.players[1]}):"]
+            for change in found.baseline:
+                low, high = change["difference_interval"]
+                moved = "changed" if low > 0 or high < 0 else "no change beyond luck"
+                lines.append(f"    {change['squads']['a']} vs {change['squads']['b']}: "
+                             f"{change['baseline_win_rate_a'] * 100:.1f}% -> {change['win_rate_a'] * 100:.1f}% "
+                             f"({change['difference'] * 100:+.1f} points, paired 95% interval "
+                             f"{low * 100:+.1f} to {high * 100:+.1f}; {moved})")
         files = {
             "balance.pdf": render_pdf(Document(component.title, pages)),
             "balance.csv": ratings_csv(context, result).encode("utf-8"),

@@ -244,5 +244,6 @@ def board_level(database: Database, request: SimulateRequest,
     if database.has_errors:
         raise DuelkitError(f"the {database.theme.id} data has problems; `duelkit validate` lists them")
     check_request(request)
+    before = None if request.baseline is None else _baseline_database(request.baseline)
     return board_balance(database, request.players, request.games, request.seed, request.jobs,
-                         parse_rules(request.rules), progress, request.ladder or ())
+                         parse_rules(request.rules), progress, request.ladder or (), before)
