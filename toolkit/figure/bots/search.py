@@ -17,8 +17,8 @@ inner nodes consider the greedy bot's best INNER_WIDTH (forward pruning, as deep
 turn outcomes are remembered for the whole decision, so each iteration reuses the one before.
 
 The budget counts turns played out (`after_action` calls). `search:N` is reproducible (the same position
-gives the same choice on any machine); `search:Nms` stops by the clock. The rng is not drawn from: the
-search is deterministic, ties go to the greedy bot's order.
+gives the same choice on any machine); `search:Nms` stops by the clock. The search is deterministic given
+its rng, which orders equally valued actions only.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import random
 import time
 
 from toolkit.figure.bots.features import MOVE_MODULES, win_probability
-from toolkit.figure.bots.greedy import QUIET_LOOKS, TURN_PHASES, _turn_values, ranked_actions
+from toolkit.figure.bots.greedy import QUIET_LOOKS, TIE, TURN_PHASES, _turn_values, ranked_actions
 from toolkit.figure.bots.knowledge import Knowledge, knowledge
 from toolkit.figure.bots.turns import Line, Outcomes, after_action, replay
 from toolkit.figure.engine.actions import MODULE, MOVE, SUBROUTINE, Action
@@ -56,16 +56,18 @@ class SearchBot:
         self.milliseconds = milliseconds
         self.last_depth = 0  # the deepest iteration the last decision finished (for tests and benches)
 
-    def choose(self, state: GameState, rng: random.Random) -> Action:  # noqa: ARG002  - deterministic
+    def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.decisions()
         if len(legal) == 1:
             return legal[0]
         deadline = None if self.milliseconds is None else time.perf_counter() + self.milliseconds / 1000
-        return _Search(state, knowledge(state.game), self.iterations, deadline).run(self)
+        return _Search(state, knowledge(state.game), self.iterations, deadline, rng).run(self)
 
 
 class _Search:
-    def __init__(self, root: GameState, know: Knowledge, budget: int | None, deadline: float | None) -> None:
+    def __init__(self, root: GameState, know: Knowledge, budget: int | None, deadline: float | None,
+                 rng: random.Random) -> None:
+        self.rng = rng
         self.root = root
         self.know = know
         self.me = root.current_player
@@ -77,7 +79,7 @@ class _Search:
         self.killers: dict[tuple[int, int], Line] = {}  # (depth, mover) -> a turn that won the game there
 
     def run(self, bot: SearchBot) -> Action:
-        ranked = [a for a, _ in ranked_actions(self.root, self.know)]
+        ranked = [a for a, _ in shuffle_ties(ranked_actions(self.root, self.know), self.rng)]
         listed = set(ranked)
         order = ranked + [a for a in self.root.decisions() if a not in listed]
         best = order[0]
@@ -186,10 +188,11 @@ class _Search:
                 ranked = _turn_values(state, plain, state.current_player, self.know, QUIET_LOOKS,
                                       self.know.looks_at(state))
                 ranked.sort(key=lambda pair: -pair[1])
-                order = [a for a, _ in ranked[:INNER_WIDTH]] + goal_runs(state, legal, self.know)
+                order = [a for a, _ in shuffle_ties(ranked, self.rng)[:INNER_WIDTH]] + goal_runs(state, legal,
+                                                                                                 self.know)
             else:
                 self.charge(RANKING_COST)
-                order = [a for a, _ in ranked_actions(state, self.know)[:INNER_WIDTH]]
+                order = [a for a, _ in shuffle_ties(ranked_actions(state, self.know), self.rng)[:INNER_WIDTH]]
             self.orders[key] = order
         return order
 
@@ -198,7 +201,7 @@ class _Search:
         found = self.outcomes.get(key)
         if found is None:
             self.charge(1)
-            found = sorted(after_action(state, action, self.know), key=lambda pair: -pair[0])
+            found = sorted(after_action(state, action, self.know, self.rng), key=lambda pair: -pair[0])
             self.outcomes[key] = found
         return found
 
@@ -208,6 +211,22 @@ class _Search:
         if self.deadline is not None and self.spent and time.perf_counter() >= self.deadline:
             raise _OutOfBudget
         self.spent += cost
+
+
+def shuffle_ties(ranked: list[tuple[Action, float]], rng: random.Random) -> list[tuple[Action, float]]:
+    """`ranked` (best first) with equally valued actions in an order drawn with `rng`. Legal order follows node
+    names, which the board's rotation does not preserve: taking the first of equals played side A and side B
+    differently (a chimera mirror went 78-22 for side A at search:10 before this)."""
+    out: list[tuple[Action, float]] = []
+    group: list[tuple[Action, float]] = []
+    for pair in ranked:
+        if group and abs(pair[1] - group[0][1]) > TIE:
+            rng.shuffle(group)
+            out += group
+            group = []
+        group.append(pair)
+    rng.shuffle(group)
+    return out + group
 
 
 def goal_runs(state: GameState, legal: list[Action], know: Knowledge) -> list[Action]:

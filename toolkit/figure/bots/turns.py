@@ -11,6 +11,8 @@ evaluation (none reads lasting damage losses), so one stands for all, as in gree
 
 from __future__ import annotations
 
+import random
+
 from toolkit.figure.bots.greedy import best_action
 from toolkit.figure.bots.knowledge import Knowledge, apply_battle_spins
 from toolkit.figure.engine.actions import ATTACK, Action
@@ -22,12 +24,13 @@ Line = tuple[Action, ...]  # the decisions taken in a turn, in order
 Outcomes = list[tuple[float, GameState, Line]]
 
 
-def after_action(state: GameState, action: Action, know: Knowledge) -> Outcomes:
+def after_action(state: GameState, action: Action, know: Knowledge, rng: random.Random | None = None) -> Outcomes:
     """The positions at the start of the next turn (or at the end of the game) after `action`, with their
-    probabilities, the rest of this turn played by the greedy bot. The probabilities add up to 1."""
+    probabilities, the rest of this turn played by the greedy bot (`rng` breaks its ties, as in a game: the
+    first of equals would play the two sides differently). The probabilities add up to 1."""
     owner = state.player
     found: Outcomes = []
-    _play(state, action, owner, know, 1.0, (), found)
+    _play(state, action, owner, know, 1.0, (), found, rng)
     total = sum(p for p, _, _ in found)
     if total <= 0:
         return found
@@ -52,7 +55,7 @@ def turn_start(state: GameState, owner: int) -> bool:
 
 
 def _play(state: GameState, action: Action, owner: int, know: Knowledge, p: float, line: Line,
-          found: Outcomes) -> None:
+          found: Outcomes, rng: random.Random | None) -> None:
     line = (*line, action)
     if action[0] == ATTACK:
         groups = know.battle_groups(state, action[1], action[2])
@@ -64,14 +67,15 @@ def _play(state: GameState, action: Action, owner: int, know: Knowledge, p: floa
                     continue
                 child = started.clone()
                 apply_battle_spins(child, action[1], group)
-                _settle(child, owner, know, p * group.probability, line, found)
+                _settle(child, owner, know, p * group.probability, line, found, rng)
             return
     child = state.clone()
     child.apply(action)
-    _settle(child, owner, know, p, line, found)
+    _settle(child, owner, know, p, line, found, rng)
 
 
-def _settle(state: GameState, owner: int, know: Knowledge, p: float, line: Line, found: Outcomes) -> None:
+def _settle(state: GameState, owner: int, know: Knowledge, p: float, line: Line, found: Outcomes,
+            rng: random.Random | None) -> None:
     """Spins enumerated, decisions greedy, until `turn_start`."""
     while True:
         if turn_start(state, owner):
@@ -88,12 +92,12 @@ def _settle(state: GameState, owner: int, know: Knowledge, p: float, line: Line,
                     continue
                 child = state.clone()
                 child.apply(outcome)
-                _settle(child, owner, know, q, line, found)
+                _settle(child, owner, know, q, line, found, rng)
             return
         legal = state.decisions()
-        action = legal[0] if len(legal) == 1 else best_action(state, know)[0]
+        action = legal[0] if len(legal) == 1 else best_action(state, know, rng=rng)[0]
         if action[0] == ATTACK:
-            _play(state, action, owner, know, p, line, found)
+            _play(state, action, owner, know, p, line, found, rng)
             return
         state.apply(action)
         line = (*line, action)
