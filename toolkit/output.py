@@ -26,10 +26,10 @@ from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from pathlib import Path
 
+from toolkit.errors import DuelkitError
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.plan import component_pages, kit_layout
-from toolkit.problems import DuelkitError
 from toolkit.render.assemble import assemble_pdf
 from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf

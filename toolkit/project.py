@@ -9,9 +9,9 @@ import secrets
 import shutil
 from pathlib import Path
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.loading import PROJECT_FILE
 from toolkit.paths import bundled_root
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.registry import find_game, game_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
+from toolkit.errors import DuelkitError
 from toolkit.figure import importer
 from toolkit.figure.importer import read_csv, write_project
-from toolkit.problems import DuelkitError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,Attack Value,"

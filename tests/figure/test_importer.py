@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.importer import classify_value, read_csv, slugify, write_project
-from toolkit.problems import DuelkitError
 from toolkit.yamlsource import load_yaml_file
 
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,"

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData, NotApplicable, Where
 from toolkit.loading import PROJECT_FILE
-from toolkit.problems import DuelkitError, UsageError, sorted_problems
+from toolkit.problems import sorted_problems
 from toolkit.project import find_project
 from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary

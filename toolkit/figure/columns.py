@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from toolkit.problems import UsageError
+from toolkit.errors import UsageError
 
 # field key (what `--columns` names) -> canonical header
 FIGURE_FIELDS = {"name": "Name", "mp": "Movement", "class": "Rarity", "types": "Type",

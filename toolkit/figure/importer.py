@@ -33,11 +33,11 @@ import yaml
 
 from toolkit.csvsafe import FORMULA_START as _FORMULA_START
 from toolkit.csvsafe import csv_text
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.columns import FIELDS, ColumnMap, map_header
 from toolkit.figure.sheet_map import IMPORT_MAP, file_sha256, read_import_map
 from toolkit.figure.theme import named_statuses, theme_ids
-from toolkit.problems import DuelkitError, UsageError
 
 # Columns that make up one figure: consecutive rows agreeing on all of them are one unit.
 FIGURE_COLUMNS = ("Name", "Movement", "Rarity", "Type", "Special Ability")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.database import Database
 from toolkit.figure.engine import build_game
 from toolkit.figure.engine.render_text import safe
@@ -21,7 +22,6 @@ from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest_interval
 from toolkit.game import SimulateRequest, SimulateResult
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
 
 if TYPE_CHECKING:

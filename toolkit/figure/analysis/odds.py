@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Outcome, resolve
 from toolkit.figure.rules.disk import with_modifiers
 from toolkit.figure.rules.status import SelfHit, StatusRule, paralysed
-from toolkit.problems import DuelkitError
 
 DAMAGE = (Color.WHITE, Color.GOLD)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -33,7 +34,6 @@ from toolkit.figure.engine.state import CHANCE, SPIN_REASONS, GameState
 from toolkit.figure.engine.tables import Game
 from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
 RECORD_VERSION = 1

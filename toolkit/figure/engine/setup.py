@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.database import Database
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.state import GameState
@@ -15,7 +16,6 @@ from toolkit.figure.rules.roster import SQUAD_UNITS, upgrade_stages
 from toolkit.figure.rules.status import STATUS_IDS
 from toolkit.figure.theme import Theme
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError
 
 
 class SetupError(DuelkitError):

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.engine.tables import Game
 from toolkit.figure.sim.games import GameResult, PairTask, play_pair
-from toolkit.problems import DuelkitError, UsageError
 
 Progress = Callable[[int], None]  # called with the number of games just finished
 MAX_JOBS = 256
