@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, build_game, effects
 from toolkit.figure.engine.actions import MOVE
@@ -34,7 +35,6 @@ from toolkit.figure.players.knowledge import (
     Knowledge,
     knowledge,
 )
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.sim.games import PairTask, play_pair
 from toolkit.players import PLAYERS
 

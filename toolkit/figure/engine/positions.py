@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.setup import SetupError
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.players import Player
 
 ZONES = {"hangar": HANGAR, "bay": BAY, "removed": REMOVED}

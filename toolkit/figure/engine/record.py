@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.errors import DuelkitError
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -32,7 +33,6 @@ from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
 from toolkit.figure.engine.state import CHANCE, SPIN_REASONS, GameState
 from toolkit.figure.engine.tables import Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.players import PLAYERS, Player
 
 RECORD_KIND = "duelkit-game-record"

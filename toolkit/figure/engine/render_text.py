@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -29,7 +30,6 @@ from toolkit.figure.engine.state import (
     GameState,
 )
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.players import PLAYERS
 
 CELL = 6  # characters per board column

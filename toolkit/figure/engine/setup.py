@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolkit.errors import DuelkitError
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.database import Database
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.state import GameState
@@ -12,7 +13,7 @@ from toolkit.figure.engine.tables import Game, Slot, compile_board, data_hash, f
 from toolkit.figure.model import Module, Squad, Unit
 from toolkit.figure.rules.board import Board
 from toolkit.figure.rules.disk import check_disk
-from toolkit.figure.rules.roster import SQUAD_UNITS, upgrade_stages
+from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.rules.status import STATUS_IDS
 from toolkit.figure.theme import Theme
 from toolkit.players import PLAYERS, Player

@@ -22,7 +22,7 @@ from array import array
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias, cast
 
-from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, WAIT_TURNS
+from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, SQUAD_UNITS, WAIT_TURNS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import (
     ATTACK,
@@ -50,7 +50,6 @@ from toolkit.figure.model import (
     SwapWithOpponentEffect,
 )
 from toolkit.figure.rules.combat import Outcome, resolve
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.rules.status import StatusRule
 from toolkit.players import PLAYERS, Player
 
@@ -994,7 +993,7 @@ class GameState:
             self._end_turn()
         else:  # SPIN_POISON
             modifier = effects.end_of_turn_spin_modifier(self.status_rule(slot))
-            if segment.color in effects.DAMAGE_COLORS and modifier:
+            if segment.color.deals_damage and modifier:
                 mods = list(self.segmod[slot] or (0,) * len(table.segments))
                 mods[outcome] = max(-1000, mods[outcome] + modifier)
                 self.segmod[slot] = tuple(mods)
@@ -1023,7 +1022,7 @@ class GameState:
 
     def _winning_move(self, winner: int, loser: int, segment: Segment) -> None:
         color = segment.color
-        if color in effects.DAMAGE_COLORS:
+        if color.deals_damage:
             self._deactivate(loser)
             self.kos[winner] += 1
             if self._upgrade_offered(winner):

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias, TypeVar
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import MODULE, MOVE, Action
 from toolkit.figure.engine.rules import Rules
 from toolkit.figure.model import Color, Module, Segment, SubroutineEffect, TypeDamageBonusEffect, Unit
 from toolkit.figure.rules.board import Board
 from toolkit.figure.rules.disk import Disk, with_upgrade
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.rules.status import STATUS_IDS, StatusRule
 from toolkit.figure.theme import Theme
 from toolkit.players import Player

@@ -15,12 +15,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.state import SPIN_BATTLE, GameState
 from toolkit.figure.engine.tables import Game, SpinTable
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Outcome, resolve
-from toolkit.figure.rules.roster import SQUAD_UNITS
 
 BASE_VALUE = 10.0  # what any unit is worth: it can move, block, surround and capture
 STRENGTH_WEIGHT = 6.0  # + this much per point of battle rating (from -1 to +1)
@@ -81,7 +81,7 @@ def pair_odds(attacker: tuple[Segment, ...], defender: tuple[Segment, ...]) -> P
                 continue
             seg = a if winner is Outcome.ATTACKER else d
             mine = winner is Outcome.ATTACKER
-            if seg.color in effects.DAMAGE_COLORS:
+            if seg.color.deals_damage:
                 if mine:
                     ko += weight
                 else:
@@ -256,7 +256,7 @@ NOTHING: tuple[object, ...] = ("nothing",)
 def _result(segment: Segment) -> tuple[object, ...]:
     """What a winning segment does to the board: every White/Gold win Deactivates the loser alike, a Purple
     win applies its effect, anything else changes nothing."""
-    if segment.color in effects.DAMAGE_COLORS:
+    if segment.color.deals_damage:
         return ("ko",)
     if segment.color is Color.PURPLE and (segment.inflicts or segment.board_effect):
         return ("effect", segment.inflicts, repr(segment.board_effect))

@@ -15,9 +15,9 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
 from toolkit.figure.engine.tables import Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.sim.games import GameResult
 from toolkit.players import PLAYERS
 
