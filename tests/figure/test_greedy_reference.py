@@ -34,7 +34,7 @@ from toolkit.figure.engine import CHANCE, build_game, effects
 from toolkit.figure.engine.actions import MOVE
 from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import BAY, HANGAR, Game
+from toolkit.figure.engine.tables import BAY, HANGAR, GameTables
 from toolkit.figure.sim.games import PairTask, play_pair
 from toolkit.players import PLAYERS
 
@@ -49,7 +49,7 @@ PINNED_GREEDY_GAMES = {
 
 
 @pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
+def games() -> dict[str, GameTables]:
     databases = {ds.theme_id: load_database(ds) for ds in find_datasets(None)[0]}
     return {theme: build_game(*squads, databases[theme]) for theme, squads in MATCHES.items()}
 
@@ -125,7 +125,7 @@ def reference_threat(state: GameState, mover: int, know: Knowledge) -> float:
 
 # ---- positions ------------------------------------------------------------------------------------------
 
-def positions(game: Game, player: str, seed: int, every: int) -> list[GameState]:
+def positions(game: GameTables, player: str, seed: int, every: int) -> list[GameState]:
     """Every `every`-th decision of a seeded game (greedy or random on both sides)."""
     dice, own = random.Random(seed), random.Random(seed + 1)
     choose = GreedyBot().choose if player == "greedy" else random_bot
@@ -143,7 +143,7 @@ def positions(game: Game, player: str, seed: int, every: int) -> list[GameState]
     return found
 
 
-def sample(game: Game) -> list[GameState]:
+def sample(game: GameTables) -> list[GameState]:
     """About a hundred positions of greedy games and sixty of random ones (statuses, upgrades, odd boards)."""
     found: dict[str, list[GameState]] = {"greedy": [], "random": []}
     for player, wanted, every in (("greedy", 100, 2), ("random", 60, 3)):

@@ -1,8 +1,8 @@
-"""What a thinking player knows about one Game before the first move: distances, unit values, battle odds.
+"""What a thinking player knows about one GameTables before the first move: distances, unit values, battle odds.
 
-Everything here is computed once per Game from the engine's own tables (the spin tables the state spins,
+Everything here is computed once per GameTables from the engine's own tables (the spin tables the state spins,
 `rules.combat.resolve` for Table 2.1), so a player's battle odds are the engine's exact odds. A small
-cache keyed by the Game keeps a process that plays thousands of games from recomputing it.
+cache keyed by the GameTables keeps a process that plays thousands of games from recomputing it.
 
 The evaluation's per-unit terms (a unit's worth where it stands, an attack's expected exchange) are
 tabled here too, each computed with the same arithmetic the evaluation used to do inline, so a looked-up
@@ -18,7 +18,7 @@ from typing import TypeAlias
 from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.state import SPIN_BATTLE, GameState
-from toolkit.figure.engine.tables import Game, SpinTable
+from toolkit.figure.engine.tables import GameTables, SpinTable
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Outcome, resolve
 
@@ -96,7 +96,7 @@ def pair_odds(attacker: tuple[Segment, ...], defender: tuple[Segment, ...]) -> P
 
 @dataclass
 class Knowledge:
-    game: Game
+    game: GameTables
     dist: tuple[tuple[int, ...], ...] = field(init=False)  # board steps between nodes (occupancy ignored)
     near_goal: tuple[int, int] = field(init=False)  # per side: nodes within GUARD_STEPS of its own goal (mask)
     # per side and node: how many steps closer to the enemy goal than the farthest node
@@ -291,8 +291,8 @@ def _distances(adj: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 _CACHE: OrderedDict[int, Knowledge] = OrderedDict()
 
 
-def knowledge(game: Game) -> Knowledge:
-    """The Knowledge of a Game, computed once per process (a few most recent games are kept; only the one in use
+def knowledge(game: GameTables) -> Knowledge:
+    """The Knowledge of a GameTables, computed once per process (a few most recent games are kept; only the one in use
     keeps its remembered scores and decisions, so a round robin's memory stays that of one game)."""
     last = next(reversed(_CACHE.values()), None)
     if last is not None and last.game is not game:

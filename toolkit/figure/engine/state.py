@@ -37,7 +37,17 @@ from toolkit.figure.engine.actions import (
     Action,
     IllegalAction,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Form, Game, Reach, SpinTable, bits
+from toolkit.figure.engine.tables import (
+    BAY,
+    HANGAR,
+    REMOVED,
+    REMOVED_FROM_DUEL,
+    Form,
+    GameTables,
+    Reach,
+    SpinTable,
+    bits,
+)
 from toolkit.figure.model import (
     BoardEffect,
     ClearAdjacentStatusEffect,
@@ -104,7 +114,7 @@ _PLAY_FIELDS = tuple(name for name in _FIELDS if name != "seen")  # `seen` diges
 class GameState:
     __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal", "_moves", "_key")
 
-    game: Game
+    game: GameTables
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
     occ: list[int]  # the slot on each node, or -1
     masks: list[int]  # nodes held by side A, by side B (bit sets)
@@ -139,7 +149,7 @@ class GameState:
     _key: tuple[int, ...] | None  # position_key() of the turn's start, computed there anyway for repetition
 
     @classmethod
-    def initial(cls, game: Game, first: Player) -> GameState:
+    def initial(cls, game: GameTables, first: Player) -> GameState:
         """Every unit in its Hangar, `first` to move."""
         seat = first.seat
         s = cls.__new__(cls)
@@ -308,14 +318,14 @@ class GameState:
         return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
 
     def serialize(self) -> str:
-        """The state as JSON text (without the Game, which `deserialize` is given)."""
+        """The state as JSON text (without the GameTables, which `deserialize` is given)."""
         self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
         data["history"] = sorted([list(key), count] for key, count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
-    def deserialize(cls, game: Game, text: str) -> GameState:
+    def deserialize(cls, game: GameTables, text: str) -> GameState:
         data = json.loads(text)
         s = cls.__new__(cls)
         s.game = game

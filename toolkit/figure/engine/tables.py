@@ -1,7 +1,7 @@
 """What never changes during a game, compiled once: the board as integer nodes with tuple adjacency,
 each unit slot's upgrade forms, the squads' modules, and a cache of spin tables per disk variant.
 
-A `GameState` holds only small lists of ints and points at one `Game`; everything derived from the
+A `GameState` holds only small lists of ints and points at one `GameTables`; everything derived from the
 unit data is looked up here, so cloning a state never copies it.
 """
 
@@ -64,7 +64,7 @@ class Slot:
     forms: tuple[Form, ...]
 
 
-_Cached = TypeVar("_Cached")  # what one of the Game's bounded caches holds (see Game._remember)
+_Cached = TypeVar("_Cached")  # what one of the GameTables's bounded caches holds (see GameTables._remember)
 
 # A disk variant: slot, form, status code, damage bonus, star bonus, lasting per-segment losses.
 TableKey: TypeAlias = tuple[int, int, int, int, int, tuple[int, ...] | None]
@@ -88,7 +88,7 @@ class Reach(NamedTuple):
 
 
 @dataclass
-class Game:
+class GameTables:
     theme: Theme
     rules: Rules
     board: Board
