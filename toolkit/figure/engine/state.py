@@ -487,32 +487,38 @@ class GameState:
 
     def _turn_actions(self, phase: int) -> list[Action]:
         """Modules (START), subroutines (START, SUB) and the move, or PASS when nothing can move."""
-        actions: list[Action] = []
-        if phase == START:
-            actions += self._module_actions()
-        if phase <= SUB:
+        game, side = self.game, self.player
+        actions: list[Action] = self._module_actions() if phase == START and game.module_targets[side] else []
+        if phase <= SUB and game.activated_slots[side]:
             actions += self._subroutine_actions()
-        moves = self.turn_moves().actions
+        listed = self._moves
+        if listed is None:
+            listed = self._moves = self._compute_moves()
+        moves = listed.actions
         actions += moves
         if not moves:
             actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
         return actions
 
-    def _compute_moves(self) -> TurnMoves:
-        """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn)."""
+    def _compute_moves(self) -> TurnMoves:  # noqa: C901  - the hot path, kept flat
+        """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn): each unit's
+        destinations from its node's step table, a few mask tests; its Reach looked up by that mask."""
         side = self.player
         game = self.game
         rules = game.status_rules
         masks = self.masks
         free = game.full_mask & ~(masks[0] | masks[1])
         passable = self._passable_mask(side)
+        shut = ~passable  # nodes a move cannot pass through
         pos, status, wait, form, mp_table = self.pos, self.status, self.wait, self.form, game.mp
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
         min_mp = game.rules.min_mp
         through = self.tfx[4]
+        step_tables, reaches_of = game._steps, game._reaches
         actions: list[Action] = []
         wakes: list[Action] = []
         reaches: list[Reach] = []
+        deploys: dict[int, int] = {}  # deploy destinations by MP: the same for every Hangar unit of the side
         for slot in game.side_units[side]:
             where = pos[slot]
             if where >= 0:
@@ -523,16 +529,49 @@ class GameState:
                         wakes.append(Action(WAKE, slot))
                     if not effects.can_be_selected_to_move(rule):
                         continue
-                mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
-                reach = game.unit_moves(slot, where, mp, game.full_mask if through == slot else passable, free)
+                mp = mp_table[slot][form[slot]] + bonus
+                if mp < min_mp:
+                    mp = min_mp
+                tables = step_tables[where]
+                table = tables[mp] if mp < len(tables) else game.steps_from(where, mp)
+                found = 0
+                if table is None:
+                    found = game.reach_mask(where, mp, game.full_mask if through == slot else passable)
+                elif through == slot:  # a move-through module: every node may be passed
+                    for _, got in table:
+                        found |= got
+                else:
+                    for need, got in table:
+                        if not need & shut:
+                            found |= got
+                found &= free
             elif where == HANGAR and wait[slot] <= 0:
-                mp = max(min_mp, mp_table[slot][form[slot]] + bonus)
-                reach = game.deploy_moves(slot, mp - DEPLOY_COST_MP, passable, free)
+                mp = mp_table[slot][form[slot]] + bonus
+                if mp < min_mp:
+                    mp = min_mp
+                found = deploys.get(mp, -1)
+                if found < 0:
+                    found = deploys[mp] = self._deploy_mask(mp - DEPLOY_COST_MP, passable, free)
             else:
                 continue
+            reach = reaches_of[slot].get(found)
+            if reach is None:
+                reach = game.reach_of(slot, found)
             actions += reach.actions
             reaches.append(reach)
         return TurnMoves(actions + wakes if wakes else actions, reaches)
+
+    def _deploy_mask(self, steps: int, passable: int, free: int) -> int:
+        """Where a Hangar unit of the side to move may deploy: a free own entry, then up to `steps` more steps."""
+        game = self.game
+        found = 0
+        for entry in game.entries[self.player]:
+            bit = 1 << entry
+            if free & bit:
+                found |= bit
+                if steps > 0:
+                    found |= game.reach_mask(entry, steps, passable)
+        return found & free
 
     def _surely_moves(self) -> bool:
         """A quick test that is True only when the side to move has a move: a unit that may move next to a free
@@ -662,9 +701,11 @@ class GameState:
             return
         status = self.status
         spinning = self.game.end_spin_codes
-        units = self.units_of(self.player) if spinning and any(status) else ()  # most turns: no status to spin
-        self.queue = tuple(slot for slot in units if status[slot] in spinning and self.pos[slot] >= 0
-                           and slot not in self.battled)
+        if not spinning or not any(status):  # most turns: no status to spin
+            self._finish_turn()
+            return
+        self.queue = tuple(slot for slot in self.units_of(self.player) if status[slot] in spinning
+                           and self.pos[slot] >= 0 and slot not in self.battled)
         self._next_queued()
 
     def _next_queued(self) -> None:
@@ -689,9 +730,11 @@ class GameState:
             if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
                 status[slot] = 0
                 self.counter[slot] = 0
-        for slot in bits(self.blocked):
-            if self.wait[slot] > 0:
-                self.wait[slot] -= 1
+        if self.blocked:
+            wait = self.wait
+            for slot in bits(self.blocked):
+                if wait[slot] > 0:
+                    wait[slot] -= 1
         self.turn += 1
         self.player = 1 - player
         self.decider = self.player
@@ -716,18 +759,25 @@ class GameState:
 
     def _apply_move(self, slot: int, dest: int) -> None:
         side = slot // SQUAD_UNITS
-        self._lift(slot)
-        self._put(slot, dest)
+        pos, occ, masks = self.pos, self.occ, self.masks
+        start = pos[slot]
+        if start >= 0:  # lift and put, inline: the hot path of every turn
+            occ[start] = -1
+            masks[side] &= ~(1 << start)
+        pos[slot] = dest
+        occ[dest] = slot
+        masks[side] |= 1 << dest
         self.moved = slot
         self.phase = MOVE_PHASE
-        if dest == self.game.goals[1 - side]:
+        game = self.game
+        if dest == game.goals[1 - side]:
             self._finish(side, GOAL)
             return
         self._after_placement(side)
         if self.result is not None:
             return
-        if (self.pos[slot] >= 0 and self.game.nbr_mask[dest] & self.masks[1 - side]
-                and effects.can_initiate_attack(self.status_rule(slot))):
+        if (pos[slot] >= 0 and game.nbr_mask[dest] & masks[1 - side]
+                and (not self.status[slot] or effects.can_initiate_attack(self.status_rule(slot)))):
             self.phase = BATTLE
         else:
             self._end_turn()
@@ -765,8 +815,11 @@ class GameState:
 
     def _surrounded_units(self, side: int) -> list[int]:
         """Units of `side` whose every neighbour node holds an opposing unit (one snapshot), in slot order."""
+        enemy = self.masks[1 - side]
+        if enemy.bit_count() < self.game.min_degree:  # too few opposing units to close any node
+            return []
         nbr = self.game.nbr_mask
-        open_nodes = ~self.masks[1 - side]  # nodes not held by an opposing unit
+        open_nodes = ~enemy  # nodes not held by an opposing unit
         pos = self.pos
         return [slot for slot in self.game.side_units[side] if pos[slot] >= 0 and not nbr[pos[slot]] & open_nodes]
 
