@@ -32,8 +32,9 @@ REACH_CACHE_LIMIT = 500_000
 STEP_TABLE_LIMIT = 64  # entries of one node's step table; past this (a long move, a dense board) a search
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
 # Which of its side's units a module may apply to: a unit on the field, one with a status, one waiting in the Hangar.
-FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS = range(3)
-MODULE_TARGETS = {"clear_status": UNITS_WITH_STATUS, "clear_wait": WAITING_UNITS}
+FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS, MOVABLE_UNITS = range(4)
+# A swap moves both units, so it takes only field units their owner may move (not Frozen: spec 000 Table 2.2).
+MODULE_TARGETS = {"clear_status": UNITS_WITH_STATUS, "clear_wait": WAITING_UNITS, "swap_units": MOVABLE_UNITS}
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,8 @@ class GameTables:
         are all passable. One pair per set of nodes a shortest walk passes through, built once per game,
         so a move is a short loop of mask tests instead of a search. None: too many pairs (search instead)."""
         tables = self._steps[start]
+        if mp <= 0:
+            return tables[0]  # no step: nothing reached
         while len(tables) <= mp:
             tables.append(self._step_table(start, len(tables)))
         return tables[mp]
@@ -275,9 +278,9 @@ def _module_choices(side: int, index: int, kind: str) -> tuple[tuple[Action, ...
             choices.append(tuple(Action(MODULE, index, s) for s in slots))
         elif kind == "swap_units":
             choices.append(tuple(Action(MODULE, index, a, b) for i, a in enumerate(slots) for b in slots[i + 1:]))
-        elif kind == "extra_mp":
+        elif kind in ("extra_mp", "respin"):  # the whole turn: a re-spin is committed now, spun in the battle
             choices.append((Action(MODULE, index),))
-        else:  # respin is played during a battle (RESPIN), not in the module phase
+        else:
             choices.append(())
     return tuple(choices)
 
