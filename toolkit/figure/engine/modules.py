@@ -3,6 +3,7 @@ indexed by the units a module may apply to) and what playing one does."""
 
 from __future__ import annotations
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import SUBROUTINE, Action
 from toolkit.figure.engine.core import MOVE_PHASE, SUB
 from toolkit.figure.engine.placement import Placement
@@ -21,13 +22,19 @@ class Modules(Placement):
         used = self.used[side]
         if used == (1 << len(kinds)) - 1:
             return []
-        actions: list[Action] = []
         targets = self._module_target_sets(side)
-        choices = self.game.module_choices[side]
-        for index, target in enumerate(self.game.module_targets[side]):
-            if not used >> index & 1:
-                actions += choices[index][targets[target]]  # the actions for those units, built once per game
-        return actions
+        field, statused, waiting, movable = targets
+        key = ((((used << SQUAD_UNITS | field) << SQUAD_UNITS | statused) << SQUAD_UNITS | waiting)
+               << SQUAD_UNITS | movable)  # the spent modules and the unit sets, as one int
+        listed = self.game.module_lists[side].get(key)
+        if listed is None:
+            actions: list[Action] = []
+            choices = self.game.module_choices[side]
+            for index, target in enumerate(self.game.module_targets[side]):
+                if not used >> index & 1:
+                    actions += choices[index][targets[target]]  # the actions for those units, built once per game
+            listed = self.game.module_lists[side][key] = tuple(actions)
+        return list(listed)
 
     def _module_target_sets(self, side: int) -> tuple[int, int, int, int]:
         """The side's units a module may apply to, as bit sets (bit i: the side's unit i): on the field, on the
@@ -41,8 +48,10 @@ class Modules(Placement):
                 field |= 1 << i
                 if status[slot]:
                     statused |= 1 << i
-                if self._owner_may_move(slot):
-                    movable |= 1 << i
+                    if self._owner_may_move(slot):
+                        movable |= 1 << i
+                else:
+                    movable |= 1 << i  # no status: nothing keeps its owner from moving it
             elif where == HANGAR and wait[slot] > 0:
                 waiting |= 1 << i
         return field, statused, waiting, movable

@@ -151,7 +151,9 @@ class Placement(StateCore):
         free = game.full_mask & ~(self.masks[0] | self.masks[1])
         side = self.player
         pos, status, nbr = self.pos, self.status, game.nbr_mask
-        any_mp = game.rules.min_mp >= 1  # every unit has a step (the usual ruling): no MP to work out
+        # every unit has the MP for a step and a deploy (past the first turn, as a rule): no MP to work out
+        lowest = game.lowest_mp + self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
+        any_mp = max(game.rules.min_mp, lowest) >= max(1, DEPLOY_COST_MP)
         for slot in game.side_units[side]:
             where = pos[slot]
             if where >= 0:
@@ -223,10 +225,16 @@ class Placement(StateCore):
         enemy = self.masks[1 - side]
         if enemy.bit_count() < self.game.min_degree:  # too few opposing units to close any node
             return []
-        nbr = self.game.nbr_mask
-        open_nodes = ~enemy  # nodes not held by an opposing unit
-        pos = self.pos
-        return [slot for slot in self.game.side_units[side] if pos[slot] >= 0 and not nbr[pos[slot]] & open_nodes]
+        game = self.game
+        open_nodes = game.full_mask & ~enemy  # nodes not held by an opposing unit
+        near_open = 0  # the nodes next to an open node, a byte of the mask at a time
+        for shift, halos in game.halo_bytes:
+            near_open |= halos[open_nodes >> shift & 255]
+        closed = self.masks[side] & ~near_open
+        if not closed:
+            return []
+        occ = self.occ
+        return sorted(occ[node] for node in bits(closed))
 
     def _deactivate(self, slot: int) -> None:
         """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""

@@ -231,7 +231,8 @@ class GameState(TurnFlow):
         """Sorted legal actions of the player to move; at a chance node, the possible outcomes."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            phase = self.phase
+            legal = self._legal = self._turn_actions(phase) if phase <= MOVE_PHASE else self._compute_legal()
         return legal
 
     def decisions(self) -> list[Action]:

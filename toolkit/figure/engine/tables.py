@@ -116,6 +116,13 @@ class GameTables:
         self.full_mask = (1 << len(self.node_names)) - 1
         self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
         self.min_degree = min((len(near) for near in self.adj), default=0)  # fewer opposing units surround nobody
+        # the nodes next to any node of a mask, a byte of the mask at a time: (shift, the 256 halos of that byte)
+        self.halo_bytes = tuple((shift, tuple(_or(self.nbr_mask[shift + i] for i in bits(byte)
+                                                  if shift + i < len(self.nbr_mask)) for byte in range(256)))
+                                for shift in range(0, len(self.node_names), 8))
+        # each slot's MOVE actions to the nodes of a mask's byte, by (shift, the 256 tuples of that byte), made
+        # when first needed: a Reach's actions are joined from them
+        self._action_bytes: list[list[tuple[tuple[Action, ...], ...]] | None] = [None] * len(self.slots)
         # per node, per number of steps: (nodes that must be passable, nodes then reached), see `steps_from`
         self._steps: list[list[tuple[tuple[int, int], ...] | None]] = [[((0, 0),)] for _ in self.node_names]
         # per slot, its Reach by destination mask: a unit's destination sets recur all game
@@ -128,6 +135,7 @@ class GameTables:
         # per side, the nodes within k steps of any entry (k = 0, 1, ...): what a deploy can depend on
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
+        self.lowest_mp = min((mp for forms in self.mp for mp in forms), default=0)
         self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
         self.form_types = tuple(tuple(frozenset(f.unit.types) for f in slot.forms) for slot in self.slots)
         self.sub_kinds = tuple(tuple(f.sub_kind() for f in slot.forms) for slot in self.slots)
@@ -140,6 +148,8 @@ class GameTables:
         self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
         self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
                                     for kinds in self.module_kinds)
+        # each side's module actions by (spent modules, unit sets) packed in one int: the same few recur all game
+        self.module_lists: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {})
         self.module_choices = tuple(tuple(_module_choices(side, index, kind) for index, kind in enumerate(kinds))
                                     for side, kinds in enumerate(self.module_kinds))
         # status codes asked about every turn: opposing units may move through them (the sleeper_passable ruling
@@ -158,8 +168,20 @@ class GameTables:
         reaches = self._reaches[slot]
         reach = reaches.get(nodes)
         if reach is None:
-            row = self.move_actions[slot]
-            reach = Reach(slot, tuple(row[n] for n in bits(nodes)), nodes)
+            chunks = self._action_bytes[slot]
+            if chunks is None:
+                row = self.move_actions[slot]
+                chunks = self._action_bytes[slot] = [
+                    tuple(tuple(row[shift + i] for i in bits(byte) if shift + i < len(row)) for byte in range(256))
+                    for shift in range(0, len(row), 8)]
+            actions: tuple[Action, ...] = ()
+            rest = nodes
+            for byte_actions in chunks:
+                if not rest:
+                    break
+                actions += byte_actions[rest & 255]
+                rest >>= 8
+            reach = Reach(slot, actions, nodes)
             if len(reaches) > REACH_CACHE_LIMIT:
                 reaches.clear()
             reaches[nodes] = reach
