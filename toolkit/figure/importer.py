@@ -38,6 +38,7 @@ from toolkit.figure.columns import FIELDS, ColumnMap, map_header
 from toolkit.figure.sheet_map import IMPORT_MAP, file_sha256, read_import_map
 from toolkit.figure.theme import named_statuses, theme_ids
 from toolkit.problems import DuelkitError, UsageError
+from toolkit.whole_numbers import MAX_DIGITS, WHOLE_PATTERN
 
 # Columns that make up one figure: consecutive rows agreeing on all of them are one unit.
 FIGURE_COLUMNS = ("Name", "Movement", "Rarity", "Type", "Special Ability")
@@ -65,9 +66,9 @@ MAX_ID_BASE = 60  # Slug ids are at most 64 characters; leave room for a '-2' st
 _SLUG_RE = re.compile(SLUG_PATTERN)
 _NO_ABILITY = {"", "none"}
 _STARS_RE = re.compile(r"^[☆★](?:\s*[☆★])*$")
-_INT_RE = re.compile(r"^\d+$")
+_INT_RE = re.compile(f"^{WHOLE_PATTERN}$")  # 0-9 only, bounded (toolkit/whole_numbers.py)
 # '60x', '70+', '20x2', '20 × 2': printed damage with a rule attached; the leading number is the damage.
-_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^(\d+)\s*(?:[x×]\s*\d*|\+)$", re.IGNORECASE)
+_DAMAGE_WITH_MODIFIER_RE = re.compile(f"^({WHOLE_PATTERN})\\s*(?:[x×]\\s*[0-9]{{0,{MAX_DIGITS}}}|\\+)$", re.IGNORECASE)
 _ENTITY_RE = re.compile(r"&#?[A-Za-z0-9]+;?")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # Symbols NFKD cannot turn into ASCII but that tell two figures apart (Nidoran♂ / Nidoran♀).
