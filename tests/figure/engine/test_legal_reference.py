@@ -17,7 +17,7 @@ from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, Action, Rules, build_game, effects
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, PASS, SUBROUTINE, WAKE
-from toolkit.figure.engine.play import random_player, sample_outcome
+from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.state import BATTLE, MOVE_PHASE, START, SUB, GameState
 from toolkit.figure.engine.tables import HANGAR
 from toolkit.figure.rules.roster import SQUAD_UNITS
@@ -26,7 +26,8 @@ from toolkit.players import PLAYERS
 SQUADS = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 # the rulings that change what a unit may pass or when a turn's decisions are asked
 RULES = [Rules(), Rules(sleeper_passable="always", wait_counts="all_turns"),
-         Rules(sleeper_passable="never", lockout="off", surround_after="move_only", min_mp=2)]
+         Rules(sleeper_passable="never", lockout="off", surround_after="move_only", min_mp=2),
+         Rules(min_mp=1, goal_capture_by="own_move")]
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,7 @@ def reference_moves(state: GameState, graph: nx.Graph) -> list[Action]:
                 continue
             through = set(graph) if state.tfx[4] == s else passable  # a move-through module on this unit
             targets = reachable(graph, where, mp, through) & free
-        elif where == HANGAR and state.wait[s] == 0:
+        elif where == HANGAR and state.wait[s] == 0 and mp >= DEPLOY_COST_MP:
             targets = set()
             for entry in game.entries[side]:
                 if entry in free:
@@ -79,6 +80,7 @@ def reference_modules(state: GameState) -> list[Action]:
     side = state.player
     units = range(side * SQUAD_UNITS, (side + 1) * SQUAD_UNITS)
     field = [s for s in units if state.pos[s] >= 0]
+    movable = [s for s in field if effects.can_be_selected_to_move(state.game.status_rules[state.status[s]])]
     actions = []
     for index, module in enumerate(state.game.modules[side]):
         if state.used[side] >> index & 1:
@@ -91,8 +93,8 @@ def reference_modules(state: GameState) -> list[Action]:
         elif kind == "clear_wait":
             actions += [Action(MODULE, index, s) for s in units if state.pos[s] == HANGAR and state.wait[s] > 0]
         elif kind == "swap_units":
-            actions += [Action(MODULE, index, a, b) for a, b in itertools.combinations(field, 2)]
-        elif kind == "extra_mp":
+            actions += [Action(MODULE, index, a, b) for a, b in itertools.combinations(movable, 2)]
+        elif kind in ("extra_mp", "respin"):
             actions.append(Action(MODULE, index))
     return actions
 
@@ -148,5 +150,5 @@ def test_legal_actions_match_a_plain_reference_in_random_games(databases):
                     if expected is not None:
                         assert state.legal_actions() == expected, (theme, squads, rules, seed, state.turn)
                         checked += 1
-                    state.apply(random_player(state, rng))
+                    state.apply(random_bot(state, rng))
     assert checked > 5000  # many positions, every phase of a turn's decision among them
