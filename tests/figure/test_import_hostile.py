@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.figure import importer
-from toolkit.figure.importer import read_csv, write_project
+from toolkit.figure.sheets import project as importer
+from toolkit.figure.sheets.foreign import read_csv
+from toolkit.figure.sheets.project import write_project
 from toolkit.problems import DuelkitError
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.figure.importer import classify_value, modified_damage, read_csv, read_sheet
+from toolkit.figure.sheets.foreign import read_csv, read_sheet
+from toolkit.figure.sheets.values import classify_value, modified_damage
 
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,"
           "Attack Value,Attack Ability\n")
@@ -418,7 +419,7 @@ def test_a_workbook_claiming_a_huge_grid_imports_its_real_rows(tmp_path: Path) -
 
 
 def test_a_zip_bomb_workbook_is_refused_before_it_is_unpacked(capsys, tmp_path: Path, monkeypatch) -> None:
-    import toolkit.figure.importer as importer
+    import toolkit.figure.sheets.read as importer
 
     monkeypatch.setattr(importer, "MAX_XLSX_UNPACKED", 2**20)  # the real limit is 256 MB; the check is the same
     good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, 96, "Tackle", "White"]])

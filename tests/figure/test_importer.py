@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.figure.database import find_datasets, load_database
-from toolkit.figure.importer import classify_value, read_csv, slugify, write_project
+from toolkit.figure.sheets.foreign import read_csv
+from toolkit.figure.sheets.project import write_project
+from toolkit.figure.sheets.values import classify_value, slugify
 from toolkit.problems import DuelkitError
 from toolkit.yamlsource import load_yaml_file
 

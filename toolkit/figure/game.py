@@ -85,9 +85,9 @@ class FigureGame(Game):
         self.title = load_theme(theme_id).terms.game
 
     def help_notes(self, command: str) -> list[str]:
-        from toolkit.figure.columns import FIELDS
-        from toolkit.figure.importer import REQUIRED_COLUMNS
         from toolkit.figure.model import MODULE_EFFECT_KINDS
+        from toolkit.figure.sheets.columns import FIELDS
+        from toolkit.figure.sheets.foreign import REQUIRED_COLUMNS
 
         theme = load_theme(self.id)
         statuses = f"statuses of {self.id}: " + ", ".join(
@@ -111,7 +111,7 @@ class FigureGame(Game):
             dataset = replace(dataset, project_file=where.settings)
         database = load_database(dataset)
         if where.project:  # an imported project: problems also name the sheet cell to fix
-            from toolkit.figure.sheet_map import with_sheet_cells
+            from toolkit.figure.sheets.sheet_map import with_sheet_cells
 
             database.problems = with_sheet_cells(where.root, database.problems)
         return FigureData(database)
@@ -348,9 +348,9 @@ class FigureGame(Game):
         return report
 
     def export_table(self, where: Where, fmt: str, columns: str = "") -> Output:
-        from toolkit.figure.columns import parse_columns
         from toolkit.figure.database import SQUADS_DIR
-        from toolkit.figure.sheet_export import read_raw_units, sheet_csv, sheet_xlsx, units_sheet
+        from toolkit.figure.sheets.columns import parse_columns
+        from toolkit.figure.sheets.write import read_raw_units, sheet_csv, sheet_xlsx, units_sheet
 
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
         units, unreadable = read_raw_units(dataset.unit_dir, dataset.project, SQUADS_DIR)
@@ -362,15 +362,9 @@ class FigureGame(Game):
 
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
                      dry_run: bool = False) -> Report:
-        from toolkit.figure.columns import parse_columns
-        from toolkit.figure.importer import (
-            SKIPPED_FILE,
-            UNIT_DIR,
-            apply_plan,
-            derive_inflicts,
-            plan_project,
-            read_sheet,
-        )
+        from toolkit.figure.sheets.columns import parse_columns
+        from toolkit.figure.sheets.foreign import derive_inflicts, read_sheet
+        from toolkit.figure.sheets.project import SKIPPED_FILE, UNIT_DIR, apply_plan, plan_project
 
         # a missing file, a folder or a FIFO is a usage error with its own message
         result = read_sheet(csv_path, parse_columns(columns), layout)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.csvsafe import csv_text, spreadsheet_cell
-from toolkit.figure.columns import FIELDS, check_distinct
+from toolkit.figure.sheets.columns import FIELDS, check_distinct
 from toolkit.figure.theme import named_statuses
 from toolkit.loading import documents, yaml_files
 from toolkit.yamlsource import load_yaml_file
