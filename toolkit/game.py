@@ -277,8 +277,9 @@ class Game(ABC):
         raise NotApplicable(self.why_not("board"))
 
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
-                     dry_run: bool = False) -> Report:
+                     dry_run: bool = False, delete: bool = False) -> Report:
         """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
-        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes)."""
-        del csv_path, out, columns, layout, dry_run
+        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes;
+        `delete`: delete the items the sheet no longer has)."""
+        del csv_path, out, columns, layout, dry_run, delete
         raise NotApplicable(self.why_not("import"))

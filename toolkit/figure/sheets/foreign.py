@@ -19,6 +19,8 @@ from typing import Any
 
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.sheets.columns import FIELDS, ColumnMap, map_header
+from toolkit.figure.sheets.native import Patch, get_path
+from toolkit.figure.sheets.project import SheetData
 from toolkit.figure.sheets.read import (
     OTHER_SHEET_SUFFIXES,
     XLSX_SUFFIXES,
@@ -71,12 +73,18 @@ def read_sheet(path: Path | str, columns: dict[str, str] | None = None, layout: 
         records = xlsx_records(read_bytes(path), path)
     else:
         records = csv_records(decode(read_bytes(path), path), path)
-    _, header = next(records, (0, None))
-    if header is None:
+    return read_records(list(records), path, path.name, columns, layout)
+
+
+def read_records(records: list[tuple[int, list[str]]], path: Path, source: str,
+                 columns: dict[str, str] | None = None, layout: str = "auto") -> ImportResult:
+    """A foreign sheet's rows (header first) as units; see `read_sheet`."""
+    if not records:
         raise DuelkitError(f"'{path}' is empty: expected a header line naming {', '.join(REQUIRED_COLUMNS)}")
+    header = records[0][1]
     column_map = map_header(header, columns or {}, layout)
-    rows = [row for line, fields in records for row in _rows(line, fields, column_map, header)]
-    result = ImportResult([], [], [], rows_read=len(rows), source=path.name)
+    rows = [row for line, fields in records[1:] for row in _rows(line, fields, column_map, header)]
+    result = ImportResult([], [], [], rows_read=len(rows), source=source)
     taken: set[str] = set()
     renamed: list[str] = []
     for group in _figures(rows):
@@ -326,3 +334,24 @@ def _notes(rows: list[_Row], header: list[str], column_map: ColumnMap, renamed: 
                      "cells that cannot be converted; see the skipped list")
     return notes
 
+
+
+# What a foreign sheet's columns say (and so replace in a project's units); other fields are left alone.
+UNIT_PATHS = (("id",), ("name",), ("class",), ("mp",), ("types",), ("subroutine", "name"), ("subroutine", "text"))
+SEGMENT_PATHS = (("move",), ("color",), ("size",), ("damage",), ("damage_note",), ("stars",), ("effect",))
+
+
+def sheet_data(result: ImportResult) -> SheetData:
+    """The units of a foreign sheet as patches for `project.plan_import`."""
+    patches = []
+    for unit in result.units:
+        segments = []
+        for segment in unit["disk"]:
+            values: dict[tuple[str, ...], Any] = {path: segment.get(path[0]) for path in SEGMENT_PATHS}
+            if "inflicts" in segment:  # derived from the effect text; otherwise the project's is kept
+                values[("inflicts",)] = segment["inflicts"]
+            segments.append(values)
+        first, last = result.lines.get(unit["id"], (0, 0))
+        patches.append(Patch(unit["id"], {path: get_path(unit, path) for path in UNIT_PATHS}, first, (first, last),
+                             segments))
+    return SheetData(result.source, units=patches, skipped=result, cells=result.cells)

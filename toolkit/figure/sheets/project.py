@@ -1,20 +1,22 @@
-"""Writing an import into a project folder: planned first (`plan_project`: what is added, updated, removed,
-kept or in conflict), then written all at once (`apply_plan`), or only shown (`--dry-run`).
+"""An import planned against a project: what is added, updated, removed, kept or in conflict, and the text
+of every file that changes. Nothing here writes (`staging.apply_plan` does).
 
-A new project is written into a hidden sibling folder and renamed into place; an existing one receives its
-changed files by rename, so a failed import leaves the previous project as it was. `import-map.json`
-records a hash of each unit file as written and the sheet cell of each of its keys (read by
-`sheet_map.with_sheet_cells` for validate, and by the next import to see hand edits).
+The target is the project a designer stands in (any project of the same game), an empty or missing folder
+(a new project), or an earlier import. Each item of the sheet (unit, squad, module) is matched by id with
+the item of the project, and only the fields the sheet has columns for are taken from it (`native.merge`):
+an item whose data comes out the same is not touched, so an unchanged export changes no file. Items of the
+project missing from a table the sheet has are listed, and deleted only with `delete`. A file edited by
+hand since the last import (its hash differs from the one in `import-map.json`) is never overwritten: if
+the item's sheet rows did not change since that import, the edit is kept quietly; otherwise it is a
+conflict, listed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import os
 import re
-import secrets
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,118 +25,281 @@ import yaml
 
 from toolkit.csvsafe import csv_text
 from toolkit.fields import SLUG_PATTERN
+from toolkit.figure.sheets.files import (
+    KINDS,
+    Folders,
+    Index,
+    dump_item,
+    file_text,
+    leading_comments,
+    plain,
+    read_index,
+)
+from toolkit.figure.sheets.native import Patch, merge, merge_unit
 from toolkit.figure.sheets.result import CellMap, ImportResult
-from toolkit.figure.sheets.sheet_map import IMPORT_MAP, file_sha256, read_import_map
-from toolkit.figure.theme import theme_ids
+from toolkit.figure.sheets.sheet_map import IMPORT_MAP, read_import_map
+from toolkit.figure.sheets.staging import apply_plan, check_targets, holds, line_cells, map_text
+from toolkit.figure.sheets.values import slugify
+from toolkit.figure.theme import load_theme, theme_ids
 from toolkit.problems import DuelkitError
 
 PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
+MODULE_DIR = "modules"
 SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
 SKIPPED_HEADER = ("figure", "line", "column", "value", "reason")
-# First lines of the files we write. They let a later import recognise (and replace) its own output
-# without touching a hand-made project or units a designer added by hand.
+# First lines of the files an import creates, saying where they came from.
 PROJECT_MARKER = "# Written by duelkit import"
 UNIT_MARKER = "# Imported by duelkit"
 _SLUG_RE = re.compile(SLUG_PATTERN)
+_NAME_TERM = "game"  # the game's printed name: `name:` of duelkit.yaml, not a term
 
+
+@dataclass
+class Settings:
+    """The project table: the game's name (None: no such row) and every term and status word."""
+
+    name: str | None = None
+    theme: str = ""  # the game the sheet was exported from ('' : not said)
+    terms: dict[str, str] = field(default_factory=dict)
+    statuses: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class SheetData:
+    """What a sheet says, per kind one patch per item (None: the sheet has no such table)."""
+
+    source: str
+    units: list[Patch] | None = None
+    has_disk: bool = True  # the units table has segment columns
+    squads: list[Patch] | None = None
+    modules: list[Patch] | None = None
+    settings: Settings | None = None
+    skipped: ImportResult | None = None  # a foreign sheet: its figures left out, for skipped.csv
+    cells: dict[str, tuple[CellMap, list[CellMap]]] = field(default_factory=dict)  # unit id -> sheet cells
 
 
 @dataclass
 class ImportPlan:
-    """What an import does to its folder: decided first (`plan_project`), written by `apply_plan`, or only
-    shown (`--dry-run`). Lists hold unit ids."""
+    """What an import does to its folder. Lists hold unit ids (squads and modules as 'squad ID')."""
 
     out_dir: Path
-    files: dict[str, str]  # every file this import writes (hand-edited units excluded), relative path -> text
-    changed: dict[str, str]  # of those, the ones that differ from the folder
-    stale: set[str]  # imported files to delete
-    new_project: bool
+    changed: dict[str, str] = field(default_factory=dict)  # relative path -> new text
+    stale: set[str] = field(default_factory=set)  # files to delete
+    new_project: bool = False
+    delete: bool = False
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # not in the sheet (deleted only with `delete`)
     kept: list[str] = field(default_factory=list)  # edited by hand since the last import, same in the sheet
     conflicts: list[str] = field(default_factory=list)  # edited by hand and changed or removed in the sheet
+    files_of: dict[str, str] = field(default_factory=dict)  # kept or conflicting item -> its file
+    settings_changed: bool = False
 
     @property
     def paths(self) -> list[Path]:
-        return [self.out_dir / relative for relative in self.files]
+        return [self.out_dir / relative for relative in self.changed]
 
 
-def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> list[Path]:
-    """Write `duelkit.yaml` and one `unit_data/<id>.yaml` per unit; return the paths written."""
-    return apply_plan(plan_project(result, out_dir, theme)).paths
+def folders_of(out_dir: Path) -> Folders:
+    return Folders(out_dir, out_dir / UNIT_DIR, out_dir / MODULE_DIR)
 
 
-def plan_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol") -> ImportPlan:
-    """Check everything and decide what the import writes; nothing is written.
-
-    `out_dir` must be missing, empty, or an earlier import (its `duelkit.yaml` starts with the import
-    marker). Re-importing replaces the imported unit files and deletes imported ones no longer in the
-    result; files without the marker (units added by hand, squads) are left alone. A unit file edited
-    since the last import (its hash differs from the one in `import-map.json`) is never overwritten or
-    deleted: if its sheet rows are unchanged the edit is kept quietly, otherwise it is a conflict.
-    """
+def plan_import(sheet: SheetData, out_dir: Path, theme: str, delete: bool = False) -> ImportPlan:
+    """Check everything and decide what the import writes; nothing is written."""
     out_dir = Path(out_dir)
     if theme not in theme_ids():
         raise DuelkitError(f"unknown theme '{theme}'; themes: {', '.join(theme_ids())}")
-    _check_units(result.units)
-    _check_out_dir(out_dir)
-    files = {PROJECT_FILE: _project_text(result, theme), IMPORT_MAP: ""}
-    if result.skipped:
-        files[SKIPPED_FILE] = skipped_csv(result)
-    units = {f"{UNIT_DIR}/{unit['id']}.yaml": _unit_text(unit, result) for unit in result.units}
-    previous = _previous_imports(out_dir / UNIT_DIR)
-    entries = _map_entries(out_dir)
-    plan = ImportPlan(out_dir, files, {}, set(), not out_dir.exists() or not any(out_dir.iterdir()))
-    keep: dict[str, Any] = {}
-    for relative in sorted({*units, *(f"{UNIT_DIR}/{uid}.yaml" for uid in previous)}):
-        entry = entries.get(relative)
-        recorded = entry.get("sha256") if isinstance(entry, dict) else None
-        if recorded is None or file_sha256(out_dir / relative) in (None, recorded):
-            continue  # not edited since the import (or never mapped): the sheet decides
-        unit_id = relative[len(UNIT_DIR) + 1: -len(".yaml")]
-        text = units.pop(relative, None)
-        unchanged_in_sheet = text is not None and hashlib.sha256(text.encode("utf-8")).hexdigest() == recorded
-        (plan.kept if unchanged_in_sheet else plan.conflicts).append(unit_id)
-        keep[relative] = entry
-    files.update(units)
-    files[IMPORT_MAP] = import_map(result, files, keep)  # the project's files first, then the units
-    _check_targets(out_dir, files)
-    plan.stale = {f"{UNIT_DIR}/{uid}.yaml" for uid in previous} - set(files) - set(keep)
-    if SKIPPED_FILE not in files and (out_dir / SKIPPED_FILE).is_file():
-        plan.stale.add(SKIPPED_FILE)  # an earlier import's list; nothing is skipped now
-    # A re-import stages only the files that change: replacing (or deleting) a file costs far more than
-    # reading it, and an unchanged unit file is best left alone.
-    plan.changed = files if plan.new_project else {
-        rel: text for rel, text in files.items() if not _holds(out_dir / rel, text)}
-    for relative in plan.changed:
-        if relative.startswith(f"{UNIT_DIR}/"):
-            unit_id = relative[len(UNIT_DIR) + 1: -len(".yaml")]
-            (plan.updated if (out_dir / relative).exists() else plan.added).append(unit_id)
-    plan.removed = sorted(rel[len(UNIT_DIR) + 1: -len(".yaml")] for rel in plan.stale if rel.startswith(UNIT_DIR))
+    said = sheet.settings.theme if sheet.settings is not None else ""
+    if said and said != theme:
+        raise DuelkitError(f"the sheet holds a project of '{said[:40]}' (its project table says so), not of '{theme}'; "
+                           "import it into a project of that game, or into a new folder")
+    plan = ImportPlan(out_dir, new_project=_check_out_dir(out_dir, theme), delete=delete)
+    folders = folders_of(out_dir)
+    planner = _Planner(sheet, plan, Index(folders) if plan.new_project else read_index(folders),
+                       _map_entries(out_dir))
+    for kind in KINDS:
+        patches: list[Patch] | None = getattr(sheet, kind)
+        if patches is not None:
+            planner.items(kind, patches)
+    files = planner.texts()
+    project_text = _project_text(out_dir, sheet, theme, plan.new_project)
+    if project_text is not None:
+        files[PROJECT_FILE] = project_text
+        plan.settings_changed = not plan.new_project
+    _skipped(sheet, out_dir, files, plan)
+    if files or plan.stale:
+        files[IMPORT_MAP] = _import_map(sheet, planner, files)
+    first = [name for name in (PROJECT_FILE, IMPORT_MAP, SKIPPED_FILE) if name in files]
+    files = {**{name: files[name] for name in first}, **files}  # the project's own files first, then the data
+    check_targets(out_dir, files)
+    plan.changed = files if plan.new_project else {rel: text for rel, text in files.items()
+                                                  if not holds(out_dir / rel, text)}
     return plan
 
 
-def apply_plan(plan: ImportPlan) -> ImportPlan:
-    """Write a planned import: into a hidden sibling folder, flushed to disk once, then moved into place
-    (a new project with one rename; an earlier import receives its changed files by renames only). So a
-    failed write leaves the previous project as it was."""
-    out_dir = plan.out_dir
-    staging = _stage(out_dir, plan.changed)
-    try:
-        if plan.new_project:
-            if out_dir.exists():
-                out_dir.rmdir()
-            os.replace(staging, out_dir)
-        else:
-            _move_into(staging, out_dir, plan.changed, plan.stale)
-    except OSError as exc:
-        raise DuelkitError(f"cannot write into '{out_dir}': {exc.strerror or exc} ({exc.filename}); "
-                           "the folder is marked as an import, so importing again into it is safe") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return plan
+@dataclass
+class _Planner:
+    """The items of one import matched against the project, file by file."""
+
+    sheet: SheetData
+    plan: ImportPlan
+    index: Index
+    entries: dict[str, Any]
+    edits: dict[str, dict[int, dict[str, Any] | None]] = field(default_factory=dict)
+    new_files: dict[str, str] = field(default_factory=dict)
+    rows: dict[str, dict[str, str]] = field(default_factory=dict)  # file -> {kind:id: hash of its sheet rows}
+    hand_edited: set[str] = field(default_factory=set)
+
+    def items(self, kind: str, patches: list[Patch]) -> None:
+        plan, index = self.plan, self.index
+        seen: set[str] = set()
+        for patch, item_id in zip(patches, _ids(patches, kind), strict=True):
+            seen.add(item_id)
+            found = index.where[kind].get(item_id)
+            old = index.files[found[0]].items[found[1]] if found else None
+            new = merge_unit(old, patch, self.sheet.has_disk) if kind == "units" else merge(old, patch.values)
+            if old is None:
+                new = {"id": item_id, **{k: v for k, v in new.items() if k != "id"}}
+            relative = found[0] if found else index.folders.relative(kind, f"{item_id}.yaml")
+            key = f"{kind}:{item_id}"
+            self.rows.setdefault(relative, {})[key] = patch_hash(patch)
+            if old is not None and new == old:
+                continue
+            label = _label(kind, item_id)
+            if self._held(relative, key, self.rows[relative][key], label):
+                continue
+            if found:
+                self.edits.setdefault(relative, {})[found[1]] = new
+                plan.updated.append(label)
+            else:
+                self.new_files[relative] = _new_file_text(new, self.sheet.source, patch)
+                plan.added.append(label)
+        for item_id, (relative, position) in index.where[kind].items():
+            if item_id in seen:
+                continue
+            label = _label(kind, item_id)
+            if plan.delete and self._held(relative, f"{kind}:{item_id}", None, label):
+                continue
+            plan.removed.append(label)
+            if plan.delete:
+                self.edits.setdefault(relative, {})[position] = None
+
+    def _held(self, relative: str, key: str, row_hash: str | None, label: str) -> bool:
+        """Whether the file was edited by hand since the last import (then it is kept, or a conflict)."""
+        state = _hand_edit(self.index, self.entries, relative, key, row_hash)
+        if state:
+            self.hand_edited.add(relative)
+            self.plan.files_of[label] = relative
+            (self.plan.kept if state == "kept" else self.plan.conflicts).append(label)
+        return bool(state)
+
+    def texts(self) -> dict[str, str]:
+        """The new text of every data file that changes; files left without items become stale."""
+        files = dict(self.new_files)
+        for relative, changes in self.edits.items():
+            data_file = self.index.files[relative]
+            items = [changes.get(position, item) for position, item in enumerate(data_file.items)]
+            kept_items = [item for item in items if item is not None]
+            if kept_items:
+                files[relative] = file_text(data_file.comments, data_file.plural, kept_items)
+            else:
+                self.plan.stale.add(relative)
+        return files
+
+
+def _label(kind: str, item_id: str) -> str:
+    return item_id if kind == "units" else f"{kind[:-1]} {item_id}"
+
+
+def write_project(result: ImportResult, out_dir: Path, theme: str = "duel-protocol",
+                  delete: bool = False) -> list[Path]:
+    """A foreign sheet's units written into `out_dir`; the paths written."""
+    from toolkit.figure.sheets.foreign import sheet_data
+
+    return apply_plan(plan_import(sheet_data(result), out_dir, theme, delete)).paths
+
+
+def patch_hash(patch: Patch) -> str:
+    """A fingerprint of what the sheet says about one item (its cells, not their layout)."""
+    def encode(values: dict[tuple[str, ...], Any]) -> list[Any]:
+        return sorted([".".join(path), value] for path, value in values.items())
+
+    text = json.dumps([encode(patch.values), [encode(segment) for segment in patch.segments]],
+                      ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _ids(patches: list[Patch], kind: str) -> list[str]:
+    """Each item's id: its id cell, or for a new item without one, a slug of its name (numbered when
+    taken). Ids become file names, so each must be a slug, and one sheet names each once."""
+    given = {patch.id for patch in patches if patch.id}
+    ids: list[str] = []
+    seen: set[str] = set()
+    for patch in patches:
+        item_id = patch.id
+        if not item_id:
+            base = slugify(str(patch.values.get(("name",)) or ""))[:60].strip("-") or kind[:-1]
+            item_id, number = base, 1
+            while item_id in given or item_id in seen:
+                number += 1
+                item_id = f"{base}-{number}"
+        if not _SLUG_RE.match(item_id) or len(item_id) > 64:
+            raise DuelkitError(f"{kind[:-1]} id {item_id!r} (sheet line {patch.line}) is not a slug (a-z, 0-9 and "
+                               "'-'); nothing was written")
+        if item_id in seen:
+            raise DuelkitError(f"{kind[:-1]} id '{item_id}' appears twice (again on sheet line {patch.line}); "
+                               "nothing was written")
+        seen.add(item_id)
+        ids.append(item_id)
+    return ids
+
+
+def _hand_edit(index: Index, entries: dict[str, Any], relative: str, key: str, row_hash: str | None) -> str:
+    """'' when the sheet decides; 'kept' or 'conflict' when the file was edited by hand since the last import
+    (kept: the item's sheet rows are the same as at that import)."""
+    entry = entries.get(relative)
+    recorded = entry.get("sha256") if isinstance(entry, dict) else None
+    data_file = index.files.get(relative)
+    if recorded is None or data_file is None or data_file.sha256 == recorded:
+        return ""
+    rows = entry.get("rows") if isinstance(entry, dict) else None
+    same = row_hash is not None and isinstance(rows, dict) and rows.get(key) == row_hash
+    return "kept" if same else "conflict"
+
+
+def _new_file_text(item: dict[str, Any], source: str, patch: Patch) -> str:
+    first, last = patch.lines
+    where = f", lines {first}-{last}" if first and last > first else f", line {first}" if first else ""
+    return f"{UNIT_MARKER} from {_one_line(source) or 'a sheet'}{where}.\n" + dump_item(item)
+
+
+def _import_map(sheet: SheetData, planner: _Planner, files: dict[str, str]) -> str:
+    """Every file the sheet's items are in: its hash as it will be, its items' row hashes and (one unit per
+    file) the sheet cell of each key. Files kept as edited by hand keep their earlier entry."""
+    entries, index = planner.entries, planner.index
+    result: dict[str, Any] = {rel: entry for rel, entry in entries.items() if rel not in planner.rows}
+    for relative, items in sorted(planner.rows.items()):
+        if relative in planner.plan.stale:
+            continue
+        if relative in planner.hand_edited:
+            if relative in entries:
+                result[relative] = entries[relative]
+            continue
+        text = files.get(relative)
+        if text is None:
+            data_file = index.files.get(relative)
+            if data_file is None:
+                continue
+            text = data_file.text
+        entry: dict[str, Any] = {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "rows": items}
+        unit_ids = [key.split(":", 1)[1] for key in items if key.startswith("units:")]
+        if len(unit_ids) == 1 and unit_ids[0] in sheet.cells and len(items) == 1:
+            figure, segments = sheet.cells[unit_ids[0]]
+            with contextlib.suppress(yaml.YAMLError):
+                entry["cells"] = line_cells(text, figure, segments)
+        result[relative] = entry
+    return map_text(sheet.source, result)
 
 
 def _map_entries(out_dir: Path) -> dict[str, Any]:
@@ -143,189 +308,100 @@ def _map_entries(out_dir: Path) -> dict[str, Any]:
     return units if isinstance(units, dict) else {}
 
 
-def _holds(path: Path, text: str) -> bool:
-    try:
-        return path.read_bytes() == text.encode("utf-8")
-    except OSError:
-        return False
-
-
-def _check_targets(out_dir: Path, files: dict[str, str]) -> None:
-    """Every file we will replace is a plain file: a folder or link in its place stops the import now."""
-    for relative in files:
-        target = out_dir / relative
-        if target.is_symlink() or (target.exists() and not target.is_file()):
-            raise DuelkitError(f"'{target}' is in the way (a folder, link or special file); move it and "
-                               "import again; nothing was written")
-
-
-def _stage(out_dir: Path, files: dict[str, str]) -> Path:
-    """The whole import, written beside `out_dir` (same file system, so it can be renamed into place)."""
-    try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        staging = out_dir.parent / f".{out_dir.name}.import-{os.getpid()}-{secrets.token_hex(4)}"
-        staging.mkdir()  # default permissions (unlike mkdtemp's 0700): it may become the project folder
-    except OSError as exc:
-        raise DuelkitError(f"cannot write beside '{out_dir}': {exc.strerror or exc}; nothing was written") from None
-    try:
-        (staging / UNIT_DIR).mkdir()
-        for relative, text in files.items():
-            with open(staging / relative, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-        if hasattr(os, "sync"):
-            os.sync()  # once for the whole project, not once per file (that took minutes for 20,000 units)
-    except OSError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise DuelkitError(f"cannot write the import: {exc.strerror or exc}; '{out_dir}' was not changed") from None
-    return staging
-
-
-def _move_into(staging: Path, out_dir: Path, changed: dict[str, str], stale: set[str]) -> None:
-    """Re-import: rename each changed file over the old one, then delete the imported files (units, the
-    skipped list) that this import no longer has."""
-    (out_dir / UNIT_DIR).mkdir(exist_ok=True)
-    for relative in changed:
-        os.replace(staging / relative, out_dir / relative)
-    for relative in sorted(stale):
-        (out_dir / relative).unlink(missing_ok=True)
-
-
-def _check_units(units: list[dict[str, Any]]) -> None:
-    """Ids become file names: each must be a slug (so it cannot leave the folder) and unique."""
-    seen: set[str] = set()
-    for unit in units:
-        unit_id = unit.get("id")
-        if not isinstance(unit_id, str) or not _SLUG_RE.match(unit_id) or len(unit_id) > 64:
-            raise DuelkitError(f"unit id {unit_id!r} is not a slug (a-z, 0-9 and '-'); nothing was written")
-        if unit_id in seen:
-            raise DuelkitError(f"unit id '{unit_id}' appears twice; nothing was written")
-        seen.add(unit_id)
-
-
-def _check_out_dir(out_dir: Path) -> None:
+def _check_out_dir(out_dir: Path, theme: str) -> bool:
+    """True for a new project (a missing or empty folder); an existing project must be of `theme`."""
     if out_dir.exists() and not out_dir.is_dir():
         raise DuelkitError(f"'{out_dir}' exists and is not a folder")
-    unit_dir = out_dir / UNIT_DIR
-    if unit_dir.is_symlink() or (unit_dir.exists() and not unit_dir.is_dir()):
-        raise DuelkitError(f"'{unit_dir}' is not a plain folder; import into a new folder")
+    for sub in (UNIT_DIR, MODULE_DIR):
+        folder = out_dir / sub
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise DuelkitError(f"'{folder}' is not a plain folder; import into a new folder")
     if not out_dir.exists() or not any(out_dir.iterdir()):
-        return
-    if _starts_with(out_dir / PROJECT_FILE, PROJECT_MARKER):
-        return
-    raise DuelkitError(
-        f"'{out_dir}' is not empty and is not an earlier `duelkit import`; import into a new or empty "
-        "folder (an earlier import is replaced; a hand-made project is never overwritten)")
+        return True
+    settings = read_settings(out_dir)
+    if settings is None:
+        raise DuelkitError(f"'{out_dir}' is not empty and is not a duelkit project (no readable {PROJECT_FILE}); "
+                           "import into a project, or into a new or empty folder")
+    if settings.get("theme") != theme:
+        raise DuelkitError(f"'{out_dir}' is a project of '{str(settings.get('theme'))[:40]}', not '{theme}'; "
+                           "import into a project of the sheet's game, or into a new folder")
+    return False
 
 
-def _starts_with(path: Path, marker: str) -> bool:
+def read_settings(out_dir: Path) -> dict[str, Any] | None:
+    path = out_dir / PROJECT_FILE
     if path.is_symlink() or not path.is_file():
-        return False
+        return None
+    from toolkit.yamlsource import load_yaml_file
+
+    loaded = load_yaml_file(path, root=out_dir)
+    return plain(loaded.data) if isinstance(loaded.data, dict) else None
+
+
+def _project_text(out_dir: Path, sheet: SheetData, theme: str, new_project: bool) -> str | None:
+    """duelkit.yaml's new text, or None when it stays as it is."""
+    if new_project:
+        source = _one_line(sheet.source) or "a sheet"
+        settings: dict[str, Any] = {"theme": theme, "name": f"Imported from {source}"[:120]}
+        if sheet.settings is not None:
+            settings = _merged_settings(settings, sheet.settings, theme)
+        settings.setdefault("name", f"Imported from {source}"[:120])
+        header = f"{PROJECT_MARKER} from {source}.\n"
+        return header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True)
+    if sheet.settings is None:
+        return None
+    existing = read_settings(out_dir) or {}
+    merged = _merged_settings(existing, sheet.settings, theme)
+    if merged == existing:
+        return None
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return handle.readline().startswith(marker)
-    except OSError:
-        return False
+        text = (out_dir / PROJECT_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    return leading_comments(text) + yaml.safe_dump(merged, sort_keys=False, allow_unicode=True)
 
 
-def _previous_imports(unit_dir: Path) -> set[str]:
-    """Ids of unit files an earlier import wrote (top level of unit_data/ only; squads are not ours)."""
-    if not unit_dir.is_dir():
-        return set()
-    return {path.stem for path in unit_dir.glob("*.yaml")
-            if _SLUG_RE.match(path.stem) and _starts_with(path, UNIT_MARKER)}
+def _merged_settings(existing: dict[str, Any], sheet: Settings, theme: str) -> dict[str, Any]:
+    """The project's name and words as the sheet gives them. A word the same as the theme's is written only
+    when the project already named it; an empty cell means the theme's word."""
+    base = load_theme(theme)
+    result = dict(existing)
+    if sheet.name is not None:
+        if sheet.name:
+            result["name"] = sheet.name
+        else:
+            result.pop("name", None)
+    defaults = {"terms": base.terms.model_dump(), "statuses": dict(base.statuses)}
+    for key, words in (("terms", sheet.terms), ("statuses", sheet.statuses)):
+        own = existing.get(key)
+        if own is not None and not isinstance(own, dict):
+            continue  # not a mapping: validate reports it; the sheet cannot say what was meant
+        current = dict(own or {})
+        for word_id, word in words.items():
+            if not word or (word == defaults[key].get(word_id) and word_id not in current):
+                current.pop(word_id, None)
+            else:
+                current[word_id] = word
+        if current:
+            result[key] = current
+        else:
+            result.pop(key, None)
+    return result
 
 
-def import_map(result: ImportResult, files: dict[str, str], keep: dict[str, Any] | None = None) -> str:
-    """`import-map.json`: per unit file, its sha256 and [yaml line, yaml column, sheet line, header] entries
-    sorted by position (a problem belongs to the last entry at or before it). `keep`: the earlier entries
-    of files edited by hand, kept as they were (so they stay recognised as edited)."""
-    units: dict[str, Any] = dict(keep or {})
-    for unit in result.units:
-        relative = f"{UNIT_DIR}/{unit['id']}.yaml"
-        if relative not in files:
-            continue
-        text = files[relative]
-        figure, segments = result.cells.get(unit["id"], ({}, []))
-        units[relative] = {"sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                           "cells": _line_cells(text, figure, segments)}
-    document = {"sheet": _one_line(result.source), "units": units}
-    return json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
-
-
-def _line_cells(text: str, figure: CellMap, segments: list[CellMap]) -> list[tuple[int, int, int, str]]:
-    """Positions of the unit's keys in its YAML text (as composed by the YAML parser, so quoting or
-    folded long text cannot shift them), each with the sheet cell its value came from."""
-    root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    entries: list[tuple[int, int, int, str]] = []
-
-    def add(node: yaml.Node, source: tuple[int, str] | None) -> None:
-        if source is not None:
-            entries.append((node.start_mark.line + 1, node.start_mark.column + 1, *source))
-
-    if not isinstance(root, yaml.MappingNode):
-        return entries
-    for key, value in root.value:
-        add(key, figure.get(key.value))
-        if key.value == "disk" and isinstance(value, yaml.SequenceNode):
-            for item, segment in zip(value.value, segments, strict=False):
-                add(item, segment.get(""))
-                if isinstance(item, yaml.MappingNode):
-                    for segment_key, _ in item.value:
-                        add(segment_key, segment.get(segment_key.value, segment.get("")))
-    return sorted(entries)
-
-
-def skipped_csv(result: ImportResult) -> str:
-    """`skipped.csv`: one row per cell that kept a figure out (figure, sheet line, column, value, reason)."""
-    rows: list[tuple[object, ...]] = [SKIPPED_HEADER]
-    rows += [(figure.name, issue.line, issue.column, issue.value, issue.reason)
-             for figure in result.skipped for issue in figure.rows]
-    return csv_text(rows)
+def _skipped(sheet: SheetData, out_dir: Path, files: dict[str, str], plan: ImportPlan) -> None:
+    """skipped.csv: written when a foreign sheet left figures out, deleted when an import no longer does."""
+    result = sheet.skipped
+    if result is None:
+        return
+    if result.skipped:
+        rows: list[tuple[object, ...]] = [SKIPPED_HEADER]
+        rows += [(figure.name, issue.line, issue.column, issue.value, issue.reason)
+                 for figure in result.skipped for issue in figure.rows]
+        files[SKIPPED_FILE] = csv_text(rows)
+    elif (out_dir / SKIPPED_FILE).is_file():
+        plan.stale.add(SKIPPED_FILE)  # an earlier import's list; nothing is skipped now
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-
-
-def _project_text(result: ImportResult, theme: str) -> str:
-    source = _one_line(result.source) or "a CSV file"
-    name = f"Imported from {source}"[:120]
-    header = f"{PROJECT_MARKER} from {source}. Importing again into this folder replaces the imported units.\n"
-    return header + yaml.safe_dump({"theme": theme, "name": name}, sort_keys=False, allow_unicode=True)
-
-
-def _unit_text(unit: dict[str, Any], result: ImportResult) -> str:
-    first, last = result.lines.get(unit["id"], (0, 0))
-    where = f", lines {first}-{last}" if first else ""
-    header = f"{UNIT_MARKER} from {_one_line(result.source) or 'a CSV file'}{where}.\n"
-    return header + dump_unit(unit)
-
-
-class _Flow(dict):
-    """A mapping dumped on one line, like the hand-written unit files (`- {move: ..., color: ...}`)."""
-
-
-class _FlowList(list):
-    """A short list dumped on one line (`types: [steel, dragon]`)."""
-
-
-# libyaml's emitter (shipped in PyYAML's wheels) is about 10x faster: 20,000 units in 2 s instead of 40.
-# Both emitters write the same bytes except that libyaml escapes characters beyond U+FFFF ("\U0001F600");
-# the data read back is identical either way.
-class _UnitDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    pass
-
-
-_UnitDumper.add_representer(
-    _Flow, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", list(data.items()), True))
-_UnitDumper.add_representer(
-    _FlowList, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, True))
-
-
-def dump_unit(unit: dict[str, Any]) -> str:
-    """YAML for one unit: block keys, one flow-style line per segment, no line wrapping."""
-    shaped = dict(unit)
-    if "types" in shaped:
-        shaped["types"] = _FlowList(shaped["types"])
-    shaped["disk"] = [_Flow(segment) for segment in shaped.get("disk", [])]
-    return yaml.dump(shaped, Dumper=_UnitDumper, sort_keys=False, allow_unicode=True, width=1_000_000)

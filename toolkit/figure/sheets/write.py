@@ -1,11 +1,12 @@
-"""`duelkit export csv|xlsx`: the unit database written back as a sheet that `duelkit import` reads.
+"""`duelkit export csv|xlsx`: the project's data as tables that `duelkit import` reads back to the same data.
 
-One row per Data Disk segment, in the import's column map (canonical headers, or the designer's
-`--columns`), with an `Id` column so a re-import keeps every id. Units are read as written (raw YAML),
-not as validated, so a database with rule problems (MP 0, a disk that does not sum to 96) round-trips
-too; a file that is not readable YAML is left out and named. Fields no sheet column holds (`inflicts`,
-`board_effect`, `upgrades_to`, `copies`, a subroutine's `effect`) are counted in a note, never dropped
-silently. Every text cell passes `csvsafe.spreadsheet_cell` (no cell runs as a formula).
+Four tables (`native.py` says their columns): units (one row per Data Disk segment), squads, modules and
+project (the game's name and every term and status word). An .xlsx workbook has a sheet per table; CSV
+is a folder with one file per table. Data is read as written (raw YAML), not as validated, so a database
+with rule problems round-trips too; a file that is not readable YAML is left out and named, and keys no
+column holds (a misspelt key) are counted in a note (an import leaves them in the YAML). Every text cell
+passes `csvsafe.spreadsheet_cell` (no cell runs as a formula); the workbook has fixed zip and document
+dates, so the same data gives the same bytes.
 """
 
 from __future__ import annotations
@@ -14,117 +15,122 @@ import io
 import re
 import zipfile
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from toolkit.csvsafe import csv_text, spreadsheet_cell
-from toolkit.figure.sheets.columns import FIELDS, check_distinct
-from toolkit.figure.theme import named_statuses
-from toolkit.loading import documents, yaml_files
-from toolkit.yamlsource import load_yaml_file
+from toolkit.figure.sheets.columns import check_distinct
+from toolkit.figure.sheets.files import Index
+from toolkit.figure.sheets.native import (
+    MODULE_COLUMNS,
+    PROJECT_HEADER,
+    SEGMENT_COLUMNS,
+    UNIT_COLUMNS,
+    Column,
+    slots_needed,
+    squad_columns,
+    table_rows,
+    unit_rows,
+)
+from toolkit.figure.theme import Theme
+from toolkit.problems import UsageError
 
-HEADER_FIELDS = ("id", "name", "mp", "class", "types", "subroutine", "size", "move", "color", "value", "ability")
-_UNIT_KEYS = {"id", "name", "class", "mp", "types", "subroutine", "disk"}
-_SEGMENT_KEYS = {"move", "color", "size", "damage", "damage_note", "stars", "effect"}
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # zip entries and document properties: the same bytes on every run
 _CORE_TIME = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
+_NAME_TERM = "game"
 
 
 @dataclass
-class Sheet:
-    """A database as sheet rows (header first), and what the designer should know about it."""
+class Export:
+    """The tables (name -> rows, header first) and what the designer should know about them."""
 
-    rows: list[list[object]]
+    tables: dict[str, list[list[object]]] = field(default_factory=dict)
     units: int = 0
     notes: list[str] = field(default_factory=list)
 
-
-def read_raw_units(unit_dir: Path, root: Path, skip_dir: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """Every unit definition under `unit_dir` as written, in file order; files that do not load are named."""
-    problems: list[Any] = []
-    units: list[dict[str, Any]] = []
-    for path in yaml_files(unit_dir, skip_dir=skip_dir, root=root, problems=problems):
-        loaded = load_yaml_file(path, root=root)
-        if loaded.data is None or any(p.is_error for p in loaded.problems):
-            problems += loaded.problems
-            continue
-        units += [dict(unit) for unit, _ in documents(loaded.data, loaded.source, "units", problems)]
-    return units, [f"{p.file}:{p.line}: {p.message} (not exported)" for p in problems]
+    @property
+    def summary(self) -> str:
+        counts = {name: len(rows) - 1 for name, rows in self.tables.items()}
+        return (f"{self.units} units ({counts.get('units', 0)} rows), {counts.get('squads', 0)} squads, "
+                f"{counts.get('modules', 0)} modules, the project's {counts.get('project', 0)} settings")
 
 
-def units_sheet(units: list[dict[str, Any]], columns: dict[str, str], statuses: Mapping[str, str]) -> Sheet:
-    """The rows of the sheet: a header (the column map), then one row per segment. An `inflicts` that the
-    import derives again from the effect text (`statuses`: the theme's printed names) is not a loss."""
-    names = {key: columns.get(key, FIELDS[key]) for key in HEADER_FIELDS}
-    check_distinct(names)  # `--columns name=Movement` would write two 'Movement' columns
-    header: list[object] = list(names.values())
-    sheet = Sheet([header])
+def export_tables(index: Index, settings: dict[str, Any] | None, theme: Theme, chosen: dict[str, str]) -> Export:
+    """Every table of a dataset. `settings`: the project's duelkit.yaml (None for the bundled data); `theme`
+    the game's own words; `chosen`: the designer's `--columns` names for duelkit's columns."""
+    export = Export()
+    units, squads, modules = index.items("units"), index.items("squads"), index.items("modules")
+    unit_header = _header([*UNIT_COLUMNS, *SEGMENT_COLUMNS], chosen)
+    export.tables["units"] = [unit_header, *unit_rows(units)]
+    export.units = len(units)
+    squad_cols = squad_columns(slots_needed(squads, "units"), slots_needed(squads, "modules"))
+    export.tables["squads"] = [_header(squad_cols, {}), *table_rows(squads, squad_cols)]
+    export.tables["modules"] = [_header(MODULE_COLUMNS, {}), *table_rows(modules, MODULE_COLUMNS)]
+    export.tables["project"] = [list(PROJECT_HEADER), *_settings_rows(settings or {}, theme)]
     lost: Counter[str] = Counter()
-    for unit in units:
-        lost.update(key for key in unit if key not in _UNIT_KEYS)
-        subroutine = unit.get("subroutine")
-        if isinstance(subroutine, dict):
-            lost.update(f"subroutine {key}" for key in subroutine if key not in ("name", "text"))
-        figure = [_number(unit.get("id")), _text(unit.get("name")), _number(unit.get("mp")),
-                  _text(unit.get("class")), _types(unit.get("types")), _subroutine(subroutine)]
-        disk = unit.get("disk")
-        for segment in disk if isinstance(disk, list) else []:
-            if not isinstance(segment, dict):
-                continue
-            lost.update(key for key in segment if key not in _SEGMENT_KEYS and not (
-                key == "inflicts" and isinstance(segment.get("effect"), str)
-                and named_statuses(segment["effect"], statuses) == [segment[key]]))
-            value, ability = _value_cells(segment, lost)
-            sheet.rows.append([*figure, _number(segment.get("size")), _text(segment.get("move")),
-                               _text(segment.get("color")).title(), value, ability])
-        sheet.units += 1
+    _count_lost(units, UNIT_COLUMNS, "", lost, segments=True)
+    _count_lost(squads, squad_cols, "squad ", lost)
+    _count_lost(modules, MODULE_COLUMNS, "module ", lost)
     if lost:
-        sheet.notes.append("not in the sheet (no column holds them; keep them in the YAML): "
-                           + ", ".join(f"{key} ({count}x)" for key, count in sorted(lost.items())))
-    return sheet
+        export.notes.append("not in the sheet (no column holds them; an import leaves them in the YAML): "
+                            + ", ".join(f"{key} ({count}x)" for key, count in sorted(lost.items())))
+    export.notes += [f"{line} (not exported)" for line in index.unreadable]
+    return export
 
 
-def _value_cells(segment: dict[str, Any], lost: Counter[str]) -> tuple[object, object]:
-    """(Attack Value, Attack Ability): the effect text, and the damage (as the sheet wrote it) or stars.
-    The importer classifies both cells by content, so either order reads back the same."""
-    effect = _text(segment.get("effect"))
-    damage = segment.get("damage")
-    note = segment.get("damage_note")
-    stars = segment.get("stars")
-    number: object = note if isinstance(note, str) and note else _number(damage)
-    star_cell = "☆" * stars if isinstance(stars, int) and 0 < stars <= 10 else _number(stars)
-    if damage is None:
-        return effect, star_cell
-    if stars is not None:
-        if not effect:
-            return star_cell, number
-        lost["stars beside damage and effect"] += 1
-    return effect, number
+def _header(columns: list[Column], chosen: dict[str, str]) -> list[object]:
+    unknown = sorted(set(chosen) - {column.header for column in columns})
+    if unknown:
+        raise UsageError(f"--columns: {', '.join(unknown)} is not a column of the export; its columns: "
+                         + ", ".join(column.header for column in columns))
+    names = {column.header: chosen.get(column.header, column.header) for column in columns}
+    check_distinct(names)  # `--columns name=mp` would write two 'mp' columns
+    return list(names.values())
+
+
+def _settings_rows(settings: dict[str, Any], theme: Theme) -> Iterator[list[object]]:
+    """The game, its name, then every term and status: the project's word (or the theme's), and the theme's."""
+    yield ["theme", "", theme.id, ""]
+    yield ["name", "", _text(settings.get("name")), theme.terms.model_dump().get(_NAME_TERM, "")]
+    for setting, key, defaults in (("term", "terms", theme.terms.model_dump()), ("status", "statuses",
+                                                                               dict(theme.statuses))):
+        found = settings.get(key)
+        own: dict[str, Any] = found if isinstance(found, dict) else {}
+        for word_id in [*(k for k in defaults if k != _NAME_TERM), *sorted(set(own) - set(defaults))]:
+            yield [setting, word_id, _text(own.get(word_id, defaults.get(word_id))), _text(defaults.get(word_id))]
 
 
 def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _number(value: object) -> object:
-    """Whole numbers stay numbers (a spreadsheet can sum them); anything else is written as text."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else _text(value)
+def _count_lost(items: list[dict[str, Any]], columns: list[Column], label: str, lost: Counter[str],
+                segments: bool = False) -> None:
+    tops = {column.path[0] for column in columns} | ({"disk"} if segments else set())
+    nested = {column.path for column in columns}
+    segment_tops = {column.path[0] for column in SEGMENT_COLUMNS}
+    for item in items:
+        lost.update(f"{label}{key}" for key in item if key not in tops)
+        lost.update(f"{label}{'.'.join(path)}" for path in _nested_paths(item) if path not in nested)
+        disk = item.get("disk") if segments else None
+        for segment in disk if isinstance(disk, list) else []:
+            if isinstance(segment, dict):
+                lost.update(f"segment {key}" for key in segment if key not in segment_tops)
+                lost.update(f"segment {'.'.join(path)}" for path in _nested_paths(segment)
+                            if path not in {column.path for column in SEGMENT_COLUMNS})
 
 
-def _types(value: object) -> str:
-    if isinstance(value, list):
-        return " / ".join(str(item).title() for item in value)
-    return _text(value)
-
-
-def _subroutine(value: object) -> str:
-    """'Name - text' as the import splits it; a text without a separate name is the whole cell."""
-    if not isinstance(value, dict):
-        return "None" if value is None else str(value)
-    name, text = _text(value.get("name")), _text(value.get("text"))
-    return text if name == text or not name else f"{name} - {text}"
+def _nested_paths(item: dict[str, Any], prefix: tuple[str, ...] = ()) -> Iterable[tuple[str, ...]]:
+    """Paths of values inside nested mappings (`subroutine.effect.kind`), not of top-level values."""
+    for key, value in item.items():
+        if isinstance(value, dict) and key != "disk":
+            for inner_key, inner in value.items():
+                path = (*prefix, key, str(inner_key))
+                if isinstance(inner, dict):
+                    yield from _nested_paths({str(inner_key): inner}, (*prefix, key))
+                else:
+                    yield path
 
 
 def _cells(rows: list[list[object]]) -> Iterator[list[object]]:
@@ -132,18 +138,20 @@ def _cells(rows: list[list[object]]) -> Iterator[list[object]]:
         yield [spreadsheet_cell(cell) for cell in row]
 
 
-def sheet_csv(sheet: Sheet) -> bytes:
-    return csv_text(sheet.rows).encode("utf-8")
+def tables_csv(export: Export) -> dict[str, bytes]:
+    """One CSV file (UTF-8) per table."""
+    return {f"{name}.csv": csv_text(rows).encode("utf-8") for name, rows in export.tables.items()}
 
 
-def sheet_xlsx(sheet: Sheet, title: str = "units") -> bytes:
-    """An .xlsx workbook (openpyxl) with the rows on one worksheet; byte-identical for the same rows."""
+def tables_xlsx(export: Export) -> bytes:
+    """An .xlsx workbook (openpyxl) with a worksheet per table; byte-identical for the same tables."""
     from openpyxl import Workbook
 
     workbook = Workbook(write_only=True)
-    worksheet = workbook.create_sheet(title[:31])
-    for row in _cells(sheet.rows):
-        worksheet.append(row)
+    for name, rows in export.tables.items():
+        worksheet = workbook.create_sheet(name[:31])
+        for row in _cells(rows):
+            worksheet.append(row)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return _reproducible(buffer.getvalue())
