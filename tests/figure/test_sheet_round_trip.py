@@ -15,7 +15,8 @@ import pytest
 
 from toolkit.cli import main
 from toolkit.figure.sheets.files import read_index
-from toolkit.figure.sheets.project import folders_of, read_settings
+from toolkit.figure.sheets.project import folders_of
+from toolkit.figure.sheets.settings import read_settings
 
 # A project that uses every field of the data format: subroutine effects with every key, upgrades, copies,
 # art, damage notes, inflicts, each board effect with its options, a `units:` list file, module effects with
@@ -266,3 +267,61 @@ def test_import_without_out_updates_the_project_you_stand_in(capsys, tmp_path: P
     assert main(["import", str(sheet)]) == 2  # outside a project: --out is needed
     assert "give the folder to import into with --out" in capsys.readouterr().err
     assert not os.path.exists(project)
+
+
+_XLSX_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+    'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook'
+    '.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override '
+    'PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml'
+    '.worksheet+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
+    '2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/'
+    'spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+    '<sheets><sheet name="units" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
+    'openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org'
+    '/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
+}
+
+
+def _huge_workbook(path: Path, rows: int) -> None:
+    """A workbook of `rows` rows, written as XML directly (openpyxl takes minutes to write a million rows)."""
+    import zipfile
+
+    header = '<row r="1"><c r="A1" t="inlineStr"><is><t>Name</t></is></c></row>'
+    body = '<row><c t="inlineStr"><is><t>Tauros</t></is></c><c><v>2</v></c></row>' * (rows - 1)
+    sheet = ('<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/'
+             f'spreadsheetml/2006/main"><sheetData>{header}{body}</sheetData></worksheet>')
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as book:
+        for name, text in {**_XLSX_PARTS, "xl/worksheets/sheet1.xml": sheet}.items():
+            book.writestr(name, text)
+
+
+@pytest.mark.parametrize("fmt", ["xlsx", "csv"])
+def test_a_million_row_sheet_is_refused_with_the_limit_named_within_a_gigabyte(tmp_path: Path, fmt: str) -> None:
+    import resource
+    import subprocess
+    import sys
+
+    sheet = tmp_path / f"huge.{fmt}"
+    if fmt == "xlsx":
+        _huge_workbook(sheet, 1_000_000)
+    else:
+        sheet.write_text("Name,Movement\n" + "Tauros,2\n" * 1_000_000, encoding="utf-8")
+
+    def one_gigabyte() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    root = Path(__file__).resolve().parents[2]
+    # a subprocess held to 1 GB of address space; the timeout only guards the suite against a hang
+    done = subprocess.run([sys.executable, "-m", "toolkit", "import", str(sheet), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, cwd=root, preexec_fn=one_gigabyte,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 1, done.stderr
+    assert "more than 100,000 rows, the most duelkit reads from one table" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()

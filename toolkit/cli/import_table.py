@@ -23,7 +23,7 @@ from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 
 def add_parser(commands: Any) -> None:
     importer = add_command(commands, "import", "a spreadsheet (CSV or XLSX) into the project's YAML", [
-        "duelkit export xlsx && duelkit import output/export/xlsx/chimera/chimera.xlsx --dry-run",
+        "duelkit import output/export/xlsx/chimera/chimera.xlsx --dry-run   (after `duelkit export xlsx`)",
         "duelkit import output/export/csv/chimera --delete",
         "duelkit import units.csv --out imported && duelkit validate imported",
         "duelkit import units.xlsx --out imported --columns name=Figure,mp=Move",

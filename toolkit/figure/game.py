@@ -96,7 +96,10 @@ class FigureGame(Game):
             "odds": [statuses],
             "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
                          + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
-            "import": ["sheet columns (one row per Data Disk segment; other columns are ignored): "
+            "import": ["a sheet `duelkit export csv|xlsx` wrote (tables units, squads, modules, project) is read "
+                       "by its column names; the items it changes are updated, columns it lacks leave their fields "
+                       "alone",
+                       "any other sheet (one row per Data Disk segment; other columns are ignored): "
                        + ", ".join(REQUIRED_COLUMNS) + "; common variants (Figure, MP, Colour, Damage...) are "
                        "recognised; --columns fields: " + ", ".join(FIELDS)],
         }
@@ -351,7 +354,7 @@ class FigureGame(Game):
         from toolkit.figure.sheets.columns import parse_columns
         from toolkit.figure.sheets.convert import NATIVE_HEADERS
         from toolkit.figure.sheets.files import Folders, read_index
-        from toolkit.figure.sheets.project import read_settings
+        from toolkit.figure.sheets.settings import read_settings
         from toolkit.figure.sheets.write import export_tables, tables_csv, tables_xlsx
 
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)

@@ -31,38 +31,24 @@ from toolkit.figure.sheets.files import (
     Index,
     dump_item,
     file_text,
-    leading_comments,
-    plain,
     read_index,
 )
 from toolkit.figure.sheets.native import Patch, merge, merge_unit
 from toolkit.figure.sheets.result import CellMap, ImportResult
+from toolkit.figure.sheets.settings import PROJECT_FILE, Settings, project_text, read_settings
 from toolkit.figure.sheets.sheet_map import IMPORT_MAP, read_import_map
 from toolkit.figure.sheets.staging import apply_plan, check_targets, holds, line_cells, map_text
 from toolkit.figure.sheets.values import slugify
-from toolkit.figure.theme import load_theme, theme_ids
+from toolkit.figure.theme import theme_ids
 from toolkit.problems import DuelkitError
 
-PROJECT_FILE = "duelkit.yaml"
 UNIT_DIR = "unit_data"
 MODULE_DIR = "modules"
 SKIPPED_FILE = "skipped.csv"  # every cell that kept a figure out, one row each; absent when none was skipped
 SKIPPED_HEADER = ("figure", "line", "column", "value", "reason")
 # First lines of the files an import creates, saying where they came from.
-PROJECT_MARKER = "# Written by duelkit import"
 UNIT_MARKER = "# Imported by duelkit"
 _SLUG_RE = re.compile(SLUG_PATTERN)
-_NAME_TERM = "game"  # the game's printed name: `name:` of duelkit.yaml, not a term
-
-
-@dataclass
-class Settings:
-    """The project table: the game's name (None: no such row) and every term and status word."""
-
-    name: str | None = None
-    theme: str = ""  # the game the sheet was exported from ('' : not said)
-    terms: dict[str, str] = field(default_factory=dict)
-    statuses: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -123,9 +109,9 @@ def plan_import(sheet: SheetData, out_dir: Path, theme: str, delete: bool = Fals
         if patches is not None:
             planner.items(kind, patches)
     files = planner.texts()
-    project_text = _project_text(out_dir, sheet, theme, plan.new_project)
-    if project_text is not None:
-        files[PROJECT_FILE] = project_text
+    settings_text = project_text(out_dir, sheet.settings, sheet.source, theme, plan.new_project)
+    if settings_text is not None:
+        files[PROJECT_FILE] = settings_text
         plan.settings_changed = not plan.new_project
     _skipped(sheet, out_dir, files, plan)
     if files or plan.stale:
@@ -326,67 +312,6 @@ def _check_out_dir(out_dir: Path, theme: str) -> bool:
         raise DuelkitError(f"'{out_dir}' is a project of '{str(settings.get('theme'))[:40]}', not '{theme}'; "
                            "import into a project of the sheet's game, or into a new folder")
     return False
-
-
-def read_settings(out_dir: Path) -> dict[str, Any] | None:
-    path = out_dir / PROJECT_FILE
-    if path.is_symlink() or not path.is_file():
-        return None
-    from toolkit.yamlsource import load_yaml_file
-
-    loaded = load_yaml_file(path, root=out_dir)
-    return plain(loaded.data) if isinstance(loaded.data, dict) else None
-
-
-def _project_text(out_dir: Path, sheet: SheetData, theme: str, new_project: bool) -> str | None:
-    """duelkit.yaml's new text, or None when it stays as it is."""
-    if new_project:
-        source = _one_line(sheet.source) or "a sheet"
-        settings: dict[str, Any] = {"theme": theme, "name": f"Imported from {source}"[:120]}
-        if sheet.settings is not None:
-            settings = _merged_settings(settings, sheet.settings, theme)
-        settings.setdefault("name", f"Imported from {source}"[:120])
-        header = f"{PROJECT_MARKER} from {source}.\n"
-        return header + yaml.safe_dump(settings, sort_keys=False, allow_unicode=True)
-    if sheet.settings is None:
-        return None
-    existing = read_settings(out_dir) or {}
-    merged = _merged_settings(existing, sheet.settings, theme)
-    if merged == existing:
-        return None
-    try:
-        text = (out_dir / PROJECT_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = ""
-    return leading_comments(text) + yaml.safe_dump(merged, sort_keys=False, allow_unicode=True)
-
-
-def _merged_settings(existing: dict[str, Any], sheet: Settings, theme: str) -> dict[str, Any]:
-    """The project's name and words as the sheet gives them. A word the same as the theme's is written only
-    when the project already named it; an empty cell means the theme's word."""
-    base = load_theme(theme)
-    result = dict(existing)
-    if sheet.name is not None:
-        if sheet.name:
-            result["name"] = sheet.name
-        else:
-            result.pop("name", None)
-    defaults = {"terms": base.terms.model_dump(), "statuses": dict(base.statuses)}
-    for key, words in (("terms", sheet.terms), ("statuses", sheet.statuses)):
-        own = existing.get(key)
-        if own is not None and not isinstance(own, dict):
-            continue  # not a mapping: validate reports it; the sheet cannot say what was meant
-        current = dict(own or {})
-        for word_id, word in words.items():
-            if not word or (word == defaults[key].get(word_id) and word_id not in current):
-                current.pop(word_id, None)
-            else:
-                current[word_id] = word
-        if current:
-            result[key] = current
-        else:
-            result.pop(key, None)
-    return result
 
 
 def _skipped(sheet: SheetData, out_dir: Path, files: dict[str, str], plan: ImportPlan) -> None:

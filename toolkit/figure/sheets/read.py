@@ -31,6 +31,7 @@ MAX_ROWS = 100_000  # rows of one table (sheet or CSV file): 20,000 units of 5 s
 MAX_FILE_BYTES = 64 * 2**20  # a sheet file read whole (100,000 CSV rows as duelkit writes them: ~20 MB)
 TABLE_NAMES = ("units", "squads", "modules", "project")  # a workbook's sheets, or an export folder's CSVs
 _ROW_TAG = re.compile(rb"<(?:\w+:)?row[\s>/]")
+_FORMULA_TAG = re.compile(rb"<(?:\w+:)?f[\s>/]")
 
 
 @dataclass
@@ -99,19 +100,21 @@ def xlsx_tables(raw: bytes, path: Path, first_only: bool = False) -> list[Table]
     sheet of more than MAX_ROWS rows is refused."""
     from openpyxl import load_workbook
 
-    _check_unpacked_size(raw, path)
+    has_formulas = _check_unpacked_size(raw, path)
     tables: list[Table] = []
     try:
         values = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
-        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False) if has_formulas else None
         if not values.worksheets:
             raise DuelkitError(f"'{path}' has no worksheet; save it again from the spreadsheet, or as CSV UTF-8")
-        pairs_of_sheets = list(zip(values.worksheets, formulas.worksheets, strict=False))
+        formula_sheets = formulas.worksheets if formulas is not None else [None] * len(values.worksheets)
+        pairs_of_sheets = list(zip(values.worksheets, formula_sheets, strict=False))
         for value_sheet, formula_sheet in pairs_of_sheets[:1] if first_only else pairs_of_sheets:
             tables.append(Table(str(value_sheet.title), _worksheet_rows(value_sheet, formula_sheet, path),
                                 f"{path.name} [{value_sheet.title}]"))
         values.close()
-        formulas.close()
+        if formulas is not None:
+            formulas.close()
     except DuelkitError:
         raise
     except Exception as exc:  # any failure of the third-party reader on this file: the file is unreadable
@@ -122,9 +125,11 @@ def xlsx_tables(raw: bytes, path: Path, first_only: bool = False) -> list[Table]
 
 def _worksheet_rows(value_sheet: Any, formula_sheet: Any, path: Path) -> list[tuple[int, list[str]]]:
     rows: list[tuple[int, list[str]]] = []
-    for sheet in (value_sheet, formula_sheet):
+    sheets = [sheet for sheet in (value_sheet, formula_sheet) if sheet is not None]
+    for sheet in sheets:
         sheet.reset_dimensions()  # the file's claim, which openpyxl would pad every row to
-    pairs = itertools.zip_longest(*(sheet.iter_rows(values_only=True) for sheet in (value_sheet, formula_sheet)),
+    pairs = itertools.zip_longest(value_sheet.iter_rows(values_only=True),
+                                  formula_sheet.iter_rows(values_only=True) if formula_sheet is not None else (),
                                   fillvalue=())
     for number, (value_row, formula_row) in enumerate(pairs, start=1):
         if number > MAX_ROWS:
@@ -145,9 +150,11 @@ def _too_many_rows(path: Path, table: str = "") -> DuelkitError:
                         "split it into several sheets or projects; nothing was imported")
 
 
-def _count_rows(archive: zipfile.ZipFile, path: Path) -> None:
-    """Refuse a worksheet of more than MAX_ROWS rows before openpyxl parses it: its XML is streamed and
-    its row elements counted (about 0.5 s for a million rows), in a few megabytes of memory."""
+def _scan_sheets(archive: zipfile.ZipFile, path: Path) -> bool:
+    """Refuse a worksheet of more than MAX_ROWS rows before openpyxl parses it: its XML is streamed and its
+    row elements counted (about 0.5 s for a million rows) in a few megabytes of memory. Returns whether any
+    worksheet holds a formula (only then is the workbook read a second time for formula texts)."""
+    formulas = False
     for info in archive.infolist():
         if not info.filename.startswith("xl/worksheets/") or not info.filename.endswith(".xml"):
             continue
@@ -155,14 +162,15 @@ def _count_rows(archive: zipfile.ZipFile, path: Path) -> None:
         with archive.open(info) as stream:
             while chunk := stream.read(1 << 20):
                 block = tail + chunk
-                count += len(_ROW_TAG.findall(block))
+                count += len(_ROW_TAG.findall(block)) - len(_ROW_TAG.findall(tail))  # the tail was counted
+                formulas = formulas or _FORMULA_TAG.search(block) is not None
                 tail = block[-16:]
-                count -= len(_ROW_TAG.findall(tail))  # counted again with the next chunk
                 if count > MAX_ROWS:
                     raise _too_many_rows(path, info.filename.rsplit("/", 1)[-1].removesuffix(".xml"))
+    return formulas
 
 
-def _check_unpacked_size(raw: bytes, path: Path) -> None:
+def _check_unpacked_size(raw: bytes, path: Path) -> bool:
     """Refuse a workbook whose parts unpack to more than MAX_XLSX_UNPACKED bytes (a zip bomb) before any
     is read. The sizes are the zip's own, and Python's zipfile never inflates a part past its stated size."""
     try:
@@ -172,7 +180,7 @@ def _check_unpacked_size(raw: bytes, path: Path) -> None:
                 raise DuelkitError(f"'{path}' unpacks to {unpacked // 2**20} MB, more than the "
                                    f"{MAX_XLSX_UNPACKED // 2**20} MB duelkit reads from a workbook; save the sheet as "
                                    "CSV UTF-8 and import that")
-            _count_rows(archive, path)
+            return _scan_sheets(archive, path)
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, zlib.error) as exc:
         raise DuelkitError(f"'{path}' is not a readable Excel workbook (.xlsx): {str(exc)[:200]}; "
                            "save it again from the spreadsheet, or as CSV UTF-8") from None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.csvsafe import csv_text, spreadsheet_cell
+from toolkit.figure.project_theme import NAME_TERM
 from toolkit.figure.sheets.columns import check_distinct
 from toolkit.figure.sheets.files import Index
 from toolkit.figure.sheets.native import (
@@ -38,7 +39,6 @@ from toolkit.problems import UsageError
 
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # zip entries and document properties: the same bytes on every run
 _CORE_TIME = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
-_NAME_TERM = "game"
 
 
 @dataclass
@@ -92,12 +92,12 @@ def _header(columns: list[Column], chosen: dict[str, str]) -> list[object]:
 def _settings_rows(settings: dict[str, Any], theme: Theme) -> Iterator[list[object]]:
     """The game, its name, then every term and status: the project's word (or the theme's), and the theme's."""
     yield ["theme", "", theme.id, ""]
-    yield ["name", "", _text(settings.get("name")), theme.terms.model_dump().get(_NAME_TERM, "")]
+    yield ["name", "", _text(settings.get("name")), theme.terms.model_dump().get(NAME_TERM, "")]
     for setting, key, defaults in (("term", "terms", theme.terms.model_dump()), ("status", "statuses",
                                                                                dict(theme.statuses))):
         found = settings.get(key)
         own: dict[str, Any] = found if isinstance(found, dict) else {}
-        for word_id in [*(k for k in defaults if k != _NAME_TERM), *sorted(set(own) - set(defaults))]:
+        for word_id in [*(k for k in defaults if k != NAME_TERM), *sorted(set(own) - set(defaults))]:
             yield [setting, word_id, _text(own.get(word_id, defaults.get(word_id))), _text(defaults.get(word_id))]
 
 
@@ -134,8 +134,10 @@ def _nested_paths(item: dict[str, Any], prefix: tuple[str, ...] = ()) -> Iterabl
 
 
 def _cells(rows: list[list[object]]) -> Iterator[list[object]]:
+    """Cells as the workbook stores them: an empty cell is no cell at all (openpyxl would write an empty
+    string, which a spreadsheet shows the same but which costs reading and writing)."""
     for row in rows:
-        yield [spreadsheet_cell(cell) for cell in row]
+        yield [None if cell == "" else spreadsheet_cell(cell) for cell in row]
 
 
 def tables_csv(export: Export) -> dict[str, bytes]:
