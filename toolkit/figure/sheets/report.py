@@ -25,9 +25,10 @@ def import_report(sheet: Path, out: Path, reading: Reading, plan: ImportPlan, dr
         report.notes.append(f"conflict: {label}: {out / plan.files_of.get(label, '?')} was edited by hand since the "
                             "last import and its sheet rows changed (or were removed): the file was kept; to take "
                             "the sheet's version, delete the file and import again")
-    verb = "would change" if dry_run else "changed"
-    report.lines.append(f"read {reading.rows_read} rows from {sheet.name}: {verb} {len(plan.changed)} files in "
-                        f"{out}" + (f", skipped {len(skipped)} figures" if foreign is not None else ""))
+    verb = "would write" if dry_run else "wrote"
+    units = sum(1 for label in (*plan.added, *plan.updated) if " " not in label)
+    report.lines.append(f"read {reading.rows_read} rows from {sheet.name}: {verb} {units} units to {out}, skipped "
+                        f"{len(skipped)} figures ({len(plan.changed)} files changed)")
     gone = "deleted" if plan.delete else "not in the sheet, kept (--delete deletes them)"
     changes = [f"{len(plan.added)} added", f"{len(plan.updated)} updated", f"{len(plan.removed)} {gone}"]
     if plan.kept:
