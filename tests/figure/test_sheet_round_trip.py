@@ -325,3 +325,20 @@ def test_a_million_row_sheet_is_refused_with_the_limit_named_within_a_gigabyte(t
     assert "more than 100,000 rows, the most duelkit reads from one table" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_validate_points_at_the_cell_of_duelkits_own_sheet(capsys, tmp_path: Path) -> None:
+    project = make_project(tmp_path / "game", EVERY_FIELD)
+    sheet = export(capsys, project, "csv", tmp_path / "sheet")
+
+    def break_it(rows: list[list[str]]) -> list[list[str]]:
+        header = rows[0]
+        line = next(n for n, row in enumerate(rows) if row[header.index("move")] == "Spark")
+        rows[line][header.index("size")] = "0"  # on sheet line line + 1
+        return rows
+
+    _edit_csv(sheet / "units.csv", break_it)
+    assert import_sheet(capsys, sheet, project)[0] == 0
+    assert main(["validate", str(project)]) == 1
+    out = capsys.readouterr().out
+    assert "[sheet: chimera line 2, column 'size']" in out  # the export folder, Spark's row

@@ -104,23 +104,23 @@ def _read_native(kind: str, table: Table, header: list[str], reading: Reading) -
         segment_paths = {column.path for column in SEGMENT_COLUMNS}
         data.units = patches
         data.has_disk = any(column.path in segment_paths for column in positions.values())
-        data.cells = {patch.id: _cells(patch, segment_paths) for patch in patches if patch.id}
+        figure_keys: dict[str, str] = {}
+        segment_keys: dict[str, str] = {}
+        for column in positions.values():  # the first column of each key names its cell
+            (segment_keys if column.path in segment_paths else figure_keys).setdefault(column.path[0], column.header)
+        data.cells = {patch.id: _cells(patch, figure_keys, segment_keys) for patch in patches if patch.id}
     else:
         setattr(data, kind, item_patches(records, positions))
 
 
-def _cells(patch: Patch, segment_paths: set[tuple[str, ...]]) -> tuple[CellMap, list[CellMap]]:
+def _cells(patch: Patch, figure_keys: dict[str, str], segment_keys: dict[str, str]) -> tuple[CellMap, list[CellMap]]:
     """Where each key of a unit came from, for validate's `[sheet: ...]` notes."""
-    figure: CellMap = {"disk": (patch.line, "")}
-    for path, header in patch.headers.items():
-        if path not in segment_paths:
-            figure.setdefault(path[0], (patch.line, header))
+    figure: CellMap = {key: (patch.line, header) for key, header in figure_keys.items()}
+    figure["disk"] = (patch.line, "")
     segments = []
     for line in patch.segment_lines:
-        segment: CellMap = {"": (line, "")}
-        for path, header in patch.headers.items():
-            if path in segment_paths:
-                segment.setdefault(path[0], (line, header))
+        segment: CellMap = {key: (line, header) for key, header in segment_keys.items()}
+        segment[""] = (line, "")
         segments.append(segment)
     return figure, segments
 
