@@ -342,3 +342,19 @@ def test_validate_points_at_the_cell_of_duelkits_own_sheet(capsys, tmp_path: Pat
     assert main(["validate", str(project)]) == 1
     out = capsys.readouterr().out
     assert "[sheet: chimera line 2, column 'size']" in out  # the export folder, Spark's row
+
+
+def test_a_new_unit_never_overwrites_a_file_holding_another(capsys, tmp_path: Path) -> None:
+    project = make_project(tmp_path / "game", EVERY_FIELD)
+    sheet = export(capsys, project, "csv", tmp_path / "sheet")
+    (project / "unit_data/keeper.yaml").write_text("id: k-9\nname: Nine\n", encoding="utf-8")
+
+    def add(rows: list[list[str]]) -> list[list[str]]:
+        new = dict.fromkeys(rows[0], "")
+        new.update({"id": "keeper", "name": "Keeper", "move": "Hit", "color": "White", "size": "96"})
+        return [*rows, [new[name] for name in rows[0]]]
+
+    _edit_csv(sheet / "units.csv", add)
+    assert import_sheet(capsys, sheet, project)[0] == 0
+    assert (project / "unit_data/keeper.yaml").read_text(encoding="utf-8") == "id: k-9\nname: Nine\n"
+    assert "color: white" in (project / "unit_data/keeper-2.yaml").read_text(encoding="utf-8")

@@ -94,7 +94,7 @@ def read_index(folders: Folders) -> Index:
             found = list(documents(loaded.data, loaded.source, kind, problems))
             text = "\n".join(loaded.source.lines) + "\n"
             with contextlib.suppress(OSError, UnicodeDecodeError):
-                text = path.read_text(encoding="utf-8")
+                text = path.read_bytes().decode("utf-8")  # as written (CRLF kept): its hash is the file's
             plural = kind if isinstance(loaded.data, dict) and kind in loaded.data else None
             data_file = DataFile(relative, text, leading_comments(text), plural, [plain(item) for item, _ in found])
             index.files[relative] = data_file

@@ -94,8 +94,10 @@ SEGMENT_COLUMNS = model_columns(Segment)
 MODULE_COLUMNS = model_columns(Module)
 SQUAD_COLUMNS = model_columns(Squad, skip=("units", "modules"))
 PROJECT_HEADER = ("setting", "id", "value", "theme word")
-# the columns that tell a units sheet written by duelkit from a foreign one
-NATIVE_UNIT_HEADERS = ("id", "name", "class", "mp", "move", "color", "size", "damage", "stars", "effect")
+# the columns that tell a units sheet written by duelkit from a foreign one: all of these, and one of the
+# value columns (a designer may delete the columns of the fields they do not edit)
+NATIVE_UNIT_HEADERS = ("id", "name", "move", "color", "size")
+NATIVE_VALUE_HEADERS = ("damage", "stars", "effect")
 
 
 def squad_columns(slots: int = SQUAD_SLOTS, module_slots: int = SQUAD_SLOTS) -> list[Column]:
@@ -208,12 +210,16 @@ def header_columns(header: list[str], columns: list[Column]) -> tuple[dict[int, 
 
 def is_native_units(header: list[str]) -> bool:
     names = {text.strip().casefold() for text in header}
-    return all(name in names for name in NATIVE_UNIT_HEADERS)
+    return all(name in names for name in NATIVE_UNIT_HEADERS) and any(name in names for name in NATIVE_VALUE_HEADERS)
 
 
 def _row_values(fields: list[str], positions: dict[int, Column]) -> dict[tuple[str, ...], Any]:
-    return {column.path: parse(fields[pos] if pos < len(fields) else "", column.kind)
-            for pos, column in positions.items()}
+    values = {column.path: parse(fields[pos] if pos < len(fields) else "", column.kind)
+              for pos, column in positions.items()}
+    color = values.get(("color",))
+    if isinstance(color, str):  # 'White' typed in a spreadsheet is the colour white
+        values[("color",)] = color.strip().lower()
+    return values
 
 
 def unit_patches(records: list[tuple[int, list[str]]], positions: dict[int, Column]) -> list[Patch]:

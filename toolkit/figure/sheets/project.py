@@ -147,7 +147,7 @@ class _Planner:
             new = merge_unit(old, patch, self.sheet.has_disk) if kind == "units" else merge(old, patch.values)
             if old is None:
                 new = {"id": item_id, **{k: v for k, v in new.items() if k != "id"}}
-            relative = found[0] if found else index.folders.relative(kind, f"{item_id}.yaml")
+            relative = found[0] if found else self._new_path(kind, item_id)
             key = f"{kind}:{item_id}"
             self.rows.setdefault(relative, {})[key] = patch_hash(patch)
             if old is not None and new == old:
@@ -170,6 +170,16 @@ class _Planner:
             plan.removed.append(label)
             if plan.delete:
                 self.edits.setdefault(relative, {})[position] = None
+
+    def _new_path(self, kind: str, item_id: str) -> str:
+        """`<id>.yaml` in the kind's folder, or `<id>-2.yaml`... when a file of that name holds other items."""
+        name, number = f"{item_id}.yaml", 1
+        while True:
+            relative = self.index.folders.relative(kind, name)
+            if relative not in self.new_files and not (self.index.folders.root / relative).exists():
+                return relative
+            number += 1
+            name = f"{item_id}-{number}.yaml"
 
     def _held(self, relative: str, key: str, row_hash: str | None, label: str) -> bool:
         """Whether the file was edited by hand since the last import (then it is kept, or a conflict)."""
