@@ -93,9 +93,9 @@ def add_parser(commands: Any) -> None:
                      help="where you will upload the images (default: file: addresses of the output folder)")
     for sheet_format, what in (("csv", "a folder of CSV files (UTF-8), one per table"),
                                ("xlsx", "an Excel workbook, a sheet per table")):
+        examples = [f"duelkit export {sheet_format}", f"duelkit export {sheet_format} mygame --columns name=Figure"]
         sheet = _format(formats, sheet_format, f"the project's units, squads, modules and words as {what}, "
-                        "that `duelkit import` reads back", [f"duelkit export {sheet_format}",
-                                                            f"duelkit export {sheet_format} mygame --columns name=Figure"])
+                        "that `duelkit import` reads back", examples)
         sheet.add_argument("--columns", default="", metavar="MAP",
                            help="other names for the units table's columns, e.g. name=Figure,mp=MP (give `duelkit "
                                 "import` the same; default: each field's path, such as board_effect.kind)")
