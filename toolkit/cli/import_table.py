@@ -23,8 +23,9 @@ from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 
 def add_parser(commands: Any) -> None:
     importer = add_command(commands, "import", "a spreadsheet (CSV or XLSX) into the project's YAML", [
-        "duelkit import output/export/xlsx/chimera/chimera.xlsx --dry-run   (after `duelkit export xlsx`)",
-        "duelkit import output/export/csv/chimera --delete",
+        f"duelkit import output/export/xlsx/{game_ids()[0]}/{game_ids()[0]}.xlsx --dry-run   (after `duelkit export "
+        "xlsx`)",
+        f"duelkit import output/export/csv/{game_ids()[0]} --delete",
         "duelkit import units.csv --out imported && duelkit validate imported",
         "duelkit import units.xlsx --out imported --columns name=Figure,mp=Move",
         f"duelkit import units.csv --out imported --theme {game_ids()[0]}"])
@@ -54,10 +55,9 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         raise UsageError("outside a project: give the folder to import into with --out DIR (a new folder starts "
                          "a project), or run the import inside the project")
-    if args.theme is None and not (target / "duelkit.yaml").is_file():
-        from toolkit.figure.sheets.convert import sheet_theme  # a new project: the sheet's game, if it says
-
-        said = sheet_theme(args.csv)
+    if args.theme is None and not (target / "duelkit.yaml").is_file():  # a new project: the sheet's game, if said
+        reader = next((find_game(gid) for gid in game_ids() if find_game(gid).supports("import")), None)
+        said = reader.sheet_game(args.csv) if reader is not None else None
         args.theme = said if said in game_ids() else None
     existing = target if (target / "duelkit.yaml").is_file() else args.data_dir
     game = find_game(args.theme or _project_game(existing))

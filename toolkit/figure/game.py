@@ -365,6 +365,11 @@ class FigureGame(Game):
         return Output(files, f"{', '.join(files)}: {export.summary}", export.notes,
                       incomplete=bool(index.unreadable))
 
+    def sheet_game(self, path: Path) -> str | None:
+        from toolkit.figure.sheets.convert import sheet_theme
+
+        return sheet_theme(path)
+
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
                      dry_run: bool = False, delete: bool = False) -> Report:
         from toolkit.figure.sheets.columns import parse_columns
