@@ -172,11 +172,13 @@ class _Planner:
                 self.edits.setdefault(relative, {})[position] = None
 
     def _new_path(self, kind: str, item_id: str) -> str:
-        """`<id>.yaml` in the kind's folder, or `<id>-2.yaml`... when a file of that name holds other items."""
+        """`<id>.yaml` in the kind's folder, or `<id>-2.yaml`... when a file of that name holds other items (a
+        folder or link in the way is refused later, by `check_targets`)."""
         name, number = f"{item_id}.yaml", 1
         while True:
             relative = self.index.folders.relative(kind, name)
-            if relative not in self.new_files and not (self.index.folders.root / relative).exists():
+            path = self.index.folders.root / relative
+            if relative not in self.new_files and (path.is_symlink() or not path.is_file()):
                 return relative
             number += 1
             name = f"{item_id}-{number}.yaml"
