@@ -1,5 +1,5 @@
 """`duelkit export png|pod|tts|csv|xlsx`: the kit for other tools (PNG per card, print-on-demand PDFs per
-deck, Tabletop Simulator), and the unit database as a sheet (csv, xlsx) that `duelkit import` reads back.
+deck, Tabletop Simulator), and the project's data as a sheet (csv, xlsx) that `duelkit import` reads back.
 Each format is a subcommand with its own options.
 
 The sheet formats read the data as written (no validation needed: a database with rule problems is
@@ -97,13 +97,14 @@ def add_parser(commands: Any) -> None:
                      help="resolution (default 300; lowered where a sheet would exceed 4096 px)")
     tts.add_argument("--base-url", type=base_url, metavar="URL",
                      help="where you will upload the images (default: file: addresses of the output folder)")
-    for sheet_format, what in (("csv", "a CSV file (UTF-8)"), ("xlsx", "an Excel workbook")):
-        sheet = _format(formats, sheet_format, f"the unit database as {what}, one row per segment, that "
-                        "`duelkit import` reads back", [f"duelkit export {sheet_format}",
-                                                        f"duelkit export {sheet_format} mygame --columns name=Figure"])
+    for sheet_format, what in (("csv", "a folder of CSV files (UTF-8), one per table"),
+                               ("xlsx", "an Excel workbook, a sheet per table")):
+        examples = [f"duelkit export {sheet_format}", f"duelkit export {sheet_format} mygame --columns name=Figure"]
+        sheet = _format(formats, sheet_format, f"the project's units, squads, modules and words as {what}, "
+                        "that `duelkit import` reads back", examples)
         sheet.add_argument("--columns", default="", metavar="MAP",
-                           help="header names by field, as for `duelkit import` (default: the import's usual "
-                                "headers)")
+                           help="other names for the units table's columns, e.g. name=Figure,mp=MP (give `duelkit "
+                                "import` the same; default: each field's path, such as board_effect.kind)")
 
 
 def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> argparse.ArgumentParser:

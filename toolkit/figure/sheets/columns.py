@@ -48,17 +48,19 @@ def normal(name: str) -> str:
 MAX_HEADER = 200  # characters of a header named with --columns
 
 
-def parse_columns(text: str) -> dict[str, str]:
-    """`name=Figure,mp=Move` -> {'name': 'Figure', 'mp': 'Move'}; unknown fields, a header that is not plain
-    text (a control character, or longer than MAX_HEADER) and one header named for two fields are usage errors."""
+def parse_columns(text: str, extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """`name=Figure,mp=Move` -> {'name': 'Figure', 'mp': 'Move'}; unknown fields (neither a field of FIELDS nor
+    one of `extra`, duelkit's own column names), a header that is not plain text (a control character, or
+    longer than MAX_HEADER) and one header named for two fields are usage errors."""
+    known = [*FIELDS, *(name for name in extra if name not in FIELDS)]
     mapping: dict[str, str] = {}
     for part in filter(None, (piece.strip() for piece in text.split(","))):
         key, sep, header = part.partition("=")
         key = key.strip().casefold()
         if not sep or not header.strip():
             raise UsageError(f"--columns: '{part[:60]}' is not field=Header (for example name=Figure)")
-        if key not in FIELDS:
-            raise UsageError(f"--columns: unknown field '{key[:40]}'; fields: {', '.join(FIELDS)}")
+        if key not in known:
+            raise UsageError(f"--columns: unknown field '{key[:40]}'; fields: {', '.join(known)}")
         if not header.isprintable() or len(header.strip()) > MAX_HEADER:
             raise UsageError(f"--columns: the header for {key} must be one line of plain text of at most "
                              f"{MAX_HEADER} characters (no control characters)")
