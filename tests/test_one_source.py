@@ -9,9 +9,8 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "toolkit"
 SOURCES = {path.relative_to(PACKAGE.parent).as_posix(): ast.parse(path.read_text(encoding="utf-8"))
            for path in sorted(PACKAGE.rglob("*.py"))}
-# Writing files: output.py is the one writer. The spreadsheet import still stages its own files (one
-# os.sync for 100,000 rows); it is being split apart elsewhere and is the one place left.
-WRITERS = {"toolkit/output.py", "toolkit/figure/importer.py"}
+# Writing files: output.py is the one writer (the spreadsheet import stages through its write_new_files).
+WRITERS = {"toolkit/output.py"}
 
 
 def _colours(node: ast.AST) -> list[str]:
