@@ -281,9 +281,15 @@ class Game(ABC):
         del path, where
         raise NotApplicable(self.why_not("board"))
 
+    def sheet_game(self, path: Path) -> str | None:
+        """The game a sheet says it holds (a sheet this game's export wrote names it), or None."""
+        del path
+        return None
+
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
-                     dry_run: bool = False) -> Report:
+                     dry_run: bool = False, delete: bool = False) -> Report:
         """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
-        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes)."""
-        del csv_path, out, columns, layout, dry_run
+        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes;
+        `delete`: delete the items the sheet no longer has)."""
+        del csv_path, out, columns, layout, dry_run, delete
         raise NotApplicable(self.why_not("import"))
