@@ -266,6 +266,11 @@ class Game(ABC):
         del data
         return []
 
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        """Unit ids whose own file failed to load (`duelkit odds` says so instead of "no unit")."""
+        del data
+        return []
+
     def odds(self, data: GameData, request: OddsRequest) -> str:
         """Exact battle odds, as text or JSON."""
         del data, request

@@ -298,6 +298,9 @@ class FigureGame(Game):
     def unit_ids(self, data: GameData) -> list[str]:
         return list(_database(data).units)
 
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        return sorted(_database(data).broken_units)
+
     def simulate(self, data: GameData, request: SimulateRequest, progress: SimulateProgress) -> SimulateResult:
         from toolkit.figure.simulate import simulate
 
