@@ -159,8 +159,8 @@ def test_a_sheet_edit_reaches_only_the_yaml_it_names(capsys, tmp_path: Path) -> 
     before = files_of(project)
     code, stdout, _ = import_sheet(capsys, sheet, project, "--dry-run")
     assert code == 0
-    assert "  update: k-1" in stdout
-    assert "  update: squad team" in stdout
+    assert "  update: k-1\n      disk.1.damage: 60 -> 70\n" in stdout  # each changed field, with --dry-run
+    assert '  update: squad team\n      units: ["k-1", "ward"] -> ["k-1", "k-2"]\n' in stdout
     assert files_of(project) == before
     assert import_sheet(capsys, sheet, project)[0] == 0
     after = files_of(project)
