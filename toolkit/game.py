@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.problems import Problem, UsageError
+from toolkit.errors import UsageError
+from toolkit.problems import Problem
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
@@ -262,6 +263,11 @@ class Game(ABC):
 
     def unit_ids(self, data: GameData) -> list[str]:
         """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""
+        del data
+        return []
+
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        """Unit ids whose own file failed to load (`duelkit odds` says so instead of "no unit")."""
         del data
         return []
 

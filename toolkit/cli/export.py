@@ -26,6 +26,7 @@ from toolkit.cli.common import (
 from toolkit.game import SHEET_EXPORT
 from toolkit.problems import sorted_problems
 from toolkit.report import format_text, summary
+from toolkit.terminal import one_line, terminal_safe
 
 SHEET_FORMATS = ("csv", "xlsx")
 DEFAULT_DPI = 300
@@ -60,9 +61,14 @@ def dpi_value(text: str) -> int:
 
 
 def base_url(text: str) -> str:
-    if not re.match(r"^(https?|file)://[^\s\"'<>\\]+$", text):
+    """An address written into the Tabletop Simulator file: no space, quote, backslash or control character
+    (ESC, BEL, a line break, C1, bidirectional marks) can reach that file or the terminal."""
+    if not re.fullmatch(r"(https?|file)://[^\s\"'<>\\]+", text):
         raise argparse.ArgumentTypeError("--base-url must be an http://, https:// or file:// address "
                                          "without spaces or quotes")
+    if terminal_safe(text) != text:
+        raise argparse.ArgumentTypeError(f"--base-url {one_line(text)[:80]} holds a control character; an "
+                                         "address has none")
     return text if text.endswith("/") else text + "/"
 
 

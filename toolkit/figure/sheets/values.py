@@ -7,11 +7,12 @@ import re
 import unicodedata
 
 from toolkit.csvsafe import FORMULA_START as _FORMULA_START
+from toolkit.whole_numbers import MAX_DIGITS, WHOLE_PATTERN
 
 _STARS_RE = re.compile(r"^[☆★](?:\s*[☆★])*$")
-_INT_RE = re.compile(r"^\d+$")
+_INT_RE = re.compile(f"^{WHOLE_PATTERN}$")  # 0-9 only, bounded (toolkit/whole_numbers.py)
 # '60x', '70+', '20x2', '20 × 2': printed damage with a rule attached; the leading number is the damage.
-_DAMAGE_WITH_MODIFIER_RE = re.compile(r"^(\d+)\s*(?:[x×]\s*\d*|\+)$", re.IGNORECASE)
+_DAMAGE_WITH_MODIFIER_RE = re.compile(f"^({WHOLE_PATTERN})\\s*(?:[x×]\\s*[0-9]{{0,{MAX_DIGITS}}}|\\+)$", re.IGNORECASE)
 _ENTITY_RE = re.compile(r"&#?[A-Za-z0-9]+;?")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 # Symbols NFKD cannot turn into ASCII but that tell two figures apart (Nidoran♂ / Nidoran♀).
