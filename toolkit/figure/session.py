@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.bots import Bot, make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, GameState, build_game
@@ -36,7 +37,6 @@ from toolkit.figure.engine.setup import SetupError
 from toolkit.figure.engine.tables import HANGAR
 from toolkit.game import Choose, PlayRequest, ReplayResult, Show
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary
 
 HUMAN = "human"

@@ -10,6 +10,7 @@ read by comparing the state before and after the step, so nothing here repeats a
 
 from __future__ import annotations
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import ATTACK, MOVE, Action
 from toolkit.figure.engine.render_text import node_label, safe, tag, unit_name
@@ -17,7 +18,6 @@ from toolkit.figure.engine.state import SPIN_BATTLE, SPIN_CONFUSION, SPIN_POISON
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Outcome, resolve
-from toolkit.figure.rules.roster import SQUAD_UNITS
 
 SPIN_WHY = {SPIN_BATTLE: "battle", SPIN_CONFUSION: "confusion check", SPIN_WAKE: "wake-up", SPIN_POISON: "end of turn"}
 
@@ -121,7 +121,7 @@ class Narrator:
             text += ": it wakes up" if effects.wake_spin_succeeds(segment) else ": it stays asleep"
         else:  # chimera Poison: a White/Gold result loses damage for good
             loss = effects.end_of_turn_spin_modifier(state.status_rule(slot))
-            if loss and segment.color in effects.DAMAGE_COLORS:
+            if loss and segment.color.deals_damage:
                 text += f": that segment loses {-loss} damage for good"
         return [text]
 
@@ -134,7 +134,7 @@ class Narrator:
             return f"  battle: {tag(att)} and {tag(dfn)} draw; nothing happens"
         win, lose, w_seg, l_seg = (att, dfn, a_seg, d_seg) if winner is Outcome.ATTACKER else (dfn, att, d_seg, a_seg)
         beats = f"  battle: {tag(win)}'s {safe(w_seg.move, 40)} beats {tag(lose)}'s {safe(l_seg.move, 40)}"
-        if w_seg.color in effects.DAMAGE_COLORS:
+        if w_seg.color.deals_damage:
             return f"{beats}: a knockout"
         if w_seg.color is Color.PURPLE:
             said = f": the Purple effect applies{': ' + safe(w_seg.effect, 120) if w_seg.effect else ''}"

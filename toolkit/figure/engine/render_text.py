@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -27,8 +28,7 @@ from toolkit.figure.engine.state import (
     UPGRADE_PHASE,
     GameState,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, GameTables
 from toolkit.players import PLAYERS
 
 CELL = 6  # characters per board column
@@ -51,11 +51,11 @@ def unit_name(state: GameState, slot: int) -> str:
     return f"{tag(slot)} {safe(form.unit.id, 40)}"
 
 
-def node_name(game: Game, node: int) -> str:
+def node_name(game: GameTables, node: int) -> str:
     return game.node_names[node]
 
 
-def coordinate(game: Game, node: int) -> str:
+def coordinate(game: GameTables, node: int) -> str:
     """Where a node sits on the drawn board: a column letter (a = left, seen from side A) and a row number
     (1 = side A's back row), as the terminal board's margins show them."""
     where = _grid_positions(game)
@@ -68,7 +68,7 @@ def _column(c: int) -> str:
     return chr(ord("a") + c) if c < 26 else f"c{c}"
 
 
-def node_label(game: Game, node: int) -> str:
+def node_label(game: GameTables, node: int) -> str:
     """A node as the printed board labels it: 'Goal Point B (d5)', 'Entry Point A (a1)'; a plain point by
     its coordinate ('c2')."""
     meta = game.board.nodes[game.node_names[node]]
@@ -78,7 +78,7 @@ def node_label(game: Game, node: int) -> str:
     return f"{safe(word, 30)} {meta.side} ({spot})" if word and meta.side else spot
 
 
-def _grid_positions(game: Game) -> dict[int, tuple[int, int]]:
+def _grid_positions(game: GameTables) -> dict[int, tuple[int, int]]:
     xs = sorted({node.x for node in game.board.nodes.values()})
     ys = sorted({node.y for node in game.board.nodes.values()})
     return {i: (ys.index(game.board.nodes[name].y), xs.index(game.board.nodes[name].x))
@@ -121,7 +121,7 @@ def render_grid(state: GameState) -> list[str]:
     return lines
 
 
-def _draw_routes(canvas: list[list[str]], game: Game, where: dict[int, tuple[int, int]]) -> None:
+def _draw_routes(canvas: list[list[str]], game: GameTables, where: dict[int, tuple[int, int]]) -> None:
     """Each route between two placed nodes: dashes along a row, bars down a column, a slash on a diagonal."""
     for a, near in enumerate(game.adj):
         for b in near:
