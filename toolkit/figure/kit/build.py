@@ -14,6 +14,7 @@ from toolkit.figure.kit.module_cards import build_modules
 from toolkit.figure.kit.print_test import build_print_test
 from toolkit.figure.kit.schematics import build_schematics
 from toolkit.figure.kit.spinners import build_spinners
+from toolkit.figure.kit.squad_sheet import build_squad_sheets
 from toolkit.figure.kit.tokens import build_tokens
 from toolkit.kit.batch import batch_allocation
 from toolkit.kit.component import Component
@@ -28,6 +29,7 @@ Generator = Callable[[KitContext], Component]
 GENERATORS: tuple[tuple[str, Generator], ...] = (
     ("print-test", build_print_test),
     ("board", build_board),
+    ("squads", build_squad_sheets),
     ("tokens", build_tokens),
     ("schematics", build_schematics),
     ("modules", build_modules),
