@@ -17,7 +17,8 @@ def test_the_whole_back_picture_is_inside_the_trim_on_the_back_colour(size, pixe
     art = Art(b"\x89PNG", "png", *pixels)
     items = card_back(width, height, "Game", "Card", look=BackLook(image=art, color="#224466"))
     picture = next(item for item in items if isinstance(item, Image))
-    assert picture.x >= -1e-9 and picture.y >= -1e-9
+    assert picture.x >= -1e-9
+    assert picture.y >= -1e-9
     assert picture.x + picture.w <= width + 1e-9
     assert picture.y + picture.h <= height + 1e-9
     assert picture.w / picture.h == pytest.approx(pixels[0] / pixels[1])  # not stretched

@@ -50,8 +50,10 @@ def test_white_words_on_a_tinted_area_turn_dark_but_not_on_a_small_badge() -> No
                            Text(5, 6, "A", 6, "bold", "#ffffff", "middle")])
     saved = ink_saver_page(page)
     header, badge = saved.items[0], saved.items[1]
-    assert isinstance(header, Rect) and _pale(header.style.fill or "#000000")
-    assert isinstance(badge, Rect) and badge.style.fill == "#1b3a7a"
+    assert isinstance(header, Rect)
+    assert _pale(header.style.fill or "#000000")
+    assert isinstance(badge, Rect)
+    assert badge.style.fill == "#1b3a7a"
     words = {item.text: item.color for item in saved.items if isinstance(item, Text)}
     assert words["header"] != "#ffffff"
     assert words["A"] == "#ffffff"

@@ -300,7 +300,7 @@ def test_components_render_to_pdf(build, paper: str) -> None:
         assert all(isinstance(page, Page) for _, page in component.pieces)
 
 
-def test_each_spinner_name_lies_inside_its_cut_circle(ctx: KitContext) -> None:
+def test_each_spinner_name_lies_inside_its_cut_circle() -> None:
     from toolkit.figure.kit.spinners import CUT_GAP, DIAMETER, arc_name
 
     radius = DIAMETER / 2

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
-from pathlib import Path
 
 import pytest
 
 from toolkit.cli import main
 from toolkit.figure.database import Database, bundled_dataset, load_database
 from toolkit.figure.engine import rules as engine_rules
-from toolkit.figure.engine.rules import RULINGS, Ruling, Rules
+from toolkit.figure.engine.rules import RULINGS, Rules, Ruling
 from toolkit.figure.kit.board_sheet import build_board
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.manual import Bullets, Figure, Manual, Para, Table, build_manual
@@ -86,6 +85,9 @@ def test_the_setup_says_every_unit_starts_in_the_hangar_and_who_goes_first(duel:
     assert "Every Unit starts in its Hangar" in setup
     assert "random spin" in setup
     assert "1-48 Operator A goes first, 49-96 Operator B" in setup
+    text = _words(manual)
+    assert "Strategic Module phase" in text
+    assert not re.search(r"(\b\w+\b) \1\b", text.replace("Data Disk", "")), re.search(r"(\b\w+\b) \1\b", text)
 
 
 def test_the_worked_battle_reads_real_ranges_and_the_matrix(duel: Database) -> None:
@@ -167,7 +169,7 @@ def test_board_node_labels_are_the_names_play_uses(duel: Database) -> None:
     assert set(duel.board.nodes) <= words
 
 
-def test_a_project_manual_in_chimera_words(tmp_path: Path) -> None:
+def test_a_project_manual_in_chimera_words() -> None:
     database = load_database(bundled_dataset(bundled_root(), "chimera"))
     text = _words(build_manual(database))
     assert "Bench" in text

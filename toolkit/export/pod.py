@@ -56,7 +56,11 @@ def fit_notes(export: ExportSet, service: Service) -> list[str]:
         size = service.size_for(deck)
         scale = fit_scale(deck.width, deck.height, size, service)
         smallest = smallest_fitted_text(deck, service)
+        from toolkit.preflight import MIN_TYPE
+
         text = f", smallest text {smallest:.1f} pt" if smallest is not None else ""
+        if smallest is not None and smallest < MIN_TYPE:
+            text += f" (under the {MIN_TYPE:g} pt a print shop's preflight accepts: shorten that text)"
         notes.append(f"{deck.name} cards: {service.name} {size.name} ({size.width:g} x {size.height:g} mm, "
                      f"{service.bleed:.3g} mm bleed), drawn at {scale:.1%} to keep {service.safe:.3g} mm clear{text}")
         notes += coarse_pictures(deck, scale)

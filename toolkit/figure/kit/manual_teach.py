@@ -58,7 +58,8 @@ def _vocabulary(theme: Theme) -> tuple[re.Pattern[str], dict[str, str]]:
         mapping.setdefault(word, terms[name])
         mapping.setdefault(_capital(word), _capital(terms[name]))
     mapping.setdefault("subroutines", terms["subroutine"] + "s")
-    mapping = {word: target for word, target in mapping.items() if word != target}
+    # words that stay as they are stay in the pattern too: "Strategic Module" must be matched whole, or its
+    # "Module" would be replaced on its own ("Strategic Strategic Module")
     alternatives = sorted(mapping, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(re.escape(word) for word in alternatives) + r")\b" if alternatives
                          else r"(?!x)x")
