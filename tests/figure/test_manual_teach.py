@@ -72,6 +72,14 @@ def bots(tmp_path_factory: pytest.TempPathFactory) -> Database:
     return database
 
 
+def test_the_first_turn_deploy_line_follows_the_engine_ruling(duel: Database, monkeypatch) -> None:
+    from toolkit.figure.kit import manual_teach
+
+    for min_mp, says in ((0, "cannot deploy on that move"), (1, "can still deploy")):
+        monkeypatch.setattr(manual_teach, "RULES_DEFAULT", Rules(min_mp=min_mp))
+        assert says in _words(build_manual(duel))
+
+
 def test_with_unit_bot_the_manual_never_says_unit(bots: Database) -> None:
     text = _words(build_manual(bots))
     assert re.findall(r"\bunits?\b", text, re.IGNORECASE) == []
@@ -87,6 +95,7 @@ def test_the_setup_says_every_unit_starts_in_the_hangar_and_who_goes_first(duel:
     assert "1-48 Operator A goes first, 49-96 Operator B" in setup
     text = _words(manual)
     assert "Strategic Module phase" in text
+    assert "strategic Strategic" not in text
     assert not re.search(r"(\b\w+\b) \1\b", text.replace("Data Disk", "")), re.search(r"(\b\w+\b) \1\b", text)
 
 

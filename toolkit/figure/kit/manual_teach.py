@@ -52,6 +52,12 @@ def _vocabulary(theme: Theme) -> tuple[re.Pattern[str], dict[str, str]]:
     for name, word in source.terms.model_dump().items():
         if name != "game":
             mapping[word] = terms[name]
+            if " " in word:  # 'strategic module', as a sentence lower-cases it
+                mapping.setdefault(word.lower(), terms[name].lower())
+    for name, word in terms.items():  # the theme's own words of several, matched whole: no part is replaced
+        if name != "game" and " " in word:
+            mapping.setdefault(word, word)
+            mapping.setdefault(word.lower(), word.lower())
     for status_id, name in source.statuses.items():
         mapping[name] = theme.statuses.get(status_id, name)
     for word, name in _ENGINE_WORDS.items():
@@ -86,6 +92,11 @@ def _squad_name(squad: Squad | None, side: Player) -> str:
     return keep(squad.name or squad.id) if squad is not None else f"squad {side.value}"
 
 
+def first_turn_deploys(mp: int) -> bool:
+    """Whether a unit of `mp` can deploy on the first player's first move, under the engine's rulings."""
+    return max(mp - constants.FIRST_TURN_MP_PENALTY, RULES_DEFAULT.min_mp) >= constants.DEPLOY_COST_MP
+
+
 def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
     a, b = sides[Player.A], sides[Player.B]
     return Section("setup", "Setting up", (
@@ -102,7 +113,8 @@ def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
             f"1-{DISK_TOTAL // 2} {t.player} A goes first, {DISK_TOTAL // 2 + 1}-{DISK_TOTAL} {t.player} B"
             "; with the d10, 97-100 is rolled again.",
             f"The first {t.player}'s first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less than the unit's "
-            f"{t.mp} (deploying costs {constants.DEPLOY_COST_MP}, so a unit with {t.mp} 1 can still deploy)."),
+            f"{t.mp} (deploying costs {constants.DEPLOY_COST_MP}, so a unit with {t.mp} 1 "
+            f"{'can still deploy' if first_turn_deploys(1) else 'cannot deploy on that move'})."),
             ordered=True),
     ))
 

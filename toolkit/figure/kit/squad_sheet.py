@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from toolkit.figure import constants
 from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.manual_teach import first_turn_deploys
 from toolkit.figure.kit.module_cards import effect_tag, squad_label
 from toolkit.figure.kit.tokens import designation
 from toolkit.figure.model import Squad, Unit
@@ -62,7 +63,8 @@ def squad_page(ctx: KitContext, side: Player, squad: Squad | None, width: float,
     setup = (f"Setup: all {constants.HANGAR_SLOTS} {terms.units.lower()} start in your {terms.hangar}. "
              f"Who goes first: spin any spinner (or roll two d10): 1-{DISK_TOTAL // 2} {terms.player} A, "
              f"{DISK_TOTAL // 2 + 1}-{DISK_TOTAL} {terms.player} B. The first move has "
-             f"{constants.FIRST_TURN_MP_PENALTY} {terms.mp} less.")
+             f"{constants.FIRST_TURN_MP_PENALTY} {terms.mp} less"
+             + ("." if first_turn_deploys(1) else f" (a {terms.mp} 1 {terms.unit.lower()} cannot deploy on it)."))
     fitted = fit_text(setup, inner, 14, "regular", 9, 6)
     page.add(*text_lines(fitted, MARGIN, y, "regular", INK))
     y += len(fitted.lines) * fitted.line_height() + 6
