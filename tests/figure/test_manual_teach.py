@@ -167,7 +167,7 @@ def test_module_cards_carry_their_side_and_squad(duel: Database) -> None:
     sides = context.squads_by_side()
     for side, squad in sides.items():
         for module_id in squad.modules:  # type: ignore[union-attr]
-            words = _texts(pieces[f"module-{module_id}-{side.value.lower()}"].items)
+            words = _texts(pieces[f"module-{side.value.lower()}-{module_id}"].items)
             assert side.value in words
             assert f"{side.value} · {squad.name}" in words  # type: ignore[union-attr]
 

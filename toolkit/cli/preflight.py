@@ -19,8 +19,8 @@ def add_parser(commands: Any) -> None:
 
     command = add_command(commands, "preflight", "check a PDF as a print shop's preflight does (PDF/X-1a, boxes, "
                           "colour, ink, type size, safe zone)", [
-        "duelkit preflight output/export/pod/duel-protocol/schematic.pdf --service drivethrucards",
-        "duelkit preflight output/duel-protocol/a4/kit.pdf   # a home-print kit: lists what a print shop would refuse"])
+        "duelkit preflight output/export/pod/mygame/schematic.pdf --service drivethrucards",
+        "duelkit preflight output/mygame/kit.pdf   # a home-print kit: lists what a print shop would refuse"])
     command.add_argument("file", type=Path, metavar="FILE.pdf", help="the PDF to check")
     command.add_argument("--service", choices=sorted(SERVICES), metavar="SERVICE",
                          help="also check that service's card sizes, bleed and safe zone "

@@ -150,7 +150,8 @@ def build_modules(ctx: KitContext) -> Component:
             fronts += [art] * module.copies
             for field_name, text in cut if index == 0 else ():  # the same words on each side's card
                 ctx.fits.cut(data_spot(module.id, field_name), text)
-            slug = f"module-{module.id}" if owner is None else f"module-{module.id}-{owner[0].value.lower()}"
+            # as tokens are named (token-a-<unit>); two cards that would share a name are refused by kit_files
+            slug = f"module-{module.id}" if owner is None else f"module-{owner[0].value.lower()}-{module.id}"
             label = module.name if owner is None else f"{module.name} ({owner[0].value})"
             component.pieces.append((slug, card_piece(art, CARD_W, CARD_H, label)))
     back = card_back(CARD_W, CARD_H, terms.game, terms.module, ink_saver=ctx.options.ink == "saver",
