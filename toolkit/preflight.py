@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.errors import DuelkitError
 from toolkit.export.services import Service
-from toolkit.problems import DuelkitError
 from toolkit.render.pdfx import MAX_INK, MIN_PPI
 
 PT_PER_MM = 72 / 25.4

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from toolkit.errors import DuelkitError
 from toolkit.export.bleed import with_bleed
 from toolkit.export.pieces import KIT_BLEED, ExportSet, Piece
 from toolkit.export.raster import png_bytes, rasterise
 from toolkit.export.services import Service, fit_card
-from toolkit.problems import DuelkitError
 
 
 def png_files(export: ExportSet, dpi: float, bleed: float, service: Service | None = None) -> dict[str, bytes]:

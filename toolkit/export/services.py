@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toolkit.errors import DuelkitError
 from toolkit.export.bleed import with_bleed
 from toolkit.export.pieces import KIT_BLEED, Deck
-from toolkit.problems import DuelkitError
 from toolkit.render.impose import SAFE_ZONE
 from toolkit.render.scene import Group, Page, Rect, Text, texts_in
 

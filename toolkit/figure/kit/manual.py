@@ -17,8 +17,7 @@ from toolkit.figure.kit.manual_model import Block, Bullets, Figure, Manual, Para
 from toolkit.figure.kit.manual_teach import repair_cycle, surround_example, teach_sections, themed
 from toolkit.figure.model import Color, Squad
 from toolkit.figure.rules import combat
-from toolkit.figure.rules.disk import DISK_TOTAL, d10_pair_to_roll
-from toolkit.figure.rules.roster import SQUAD_MAX_MODULES, SQUAD_UNITS
+from toolkit.figure.rules.disk import d10_pair_to_roll
 from toolkit.figure.rules.status import VARIANTS, SelfHit, StatusRule
 from toolkit.figure.theme import Terms, Theme
 from toolkit.kit.palette import INK, TEAM
@@ -27,7 +26,7 @@ from toolkit.render.scene import Circle, Line, Page, Shape, Style, Text, filled
 
 __all__ = ["Block", "Bullets", "Figure", "Manual", "Para", "Section", "Table", "build_manual"]
 
-MATRIX_ORDER = (Color.RED, Color.WHITE, Color.PURPLE, Color.GOLD, Color.BLUE)  # as in Table 2.1
+MATRIX_ORDER: tuple[Color, ...] = tuple(Color)  # Table 2.1's rows and columns: `Color` is declared in that order
 
 
 def color_label(theme: Theme, color: Color) -> str:
@@ -175,7 +174,7 @@ def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, 
         teach["setup"],
         teach["battle"],
         Section("matrix", "Attack priority matrix", (
-            Para(f"Both units spin their {t.data_disk} (a number 1-{DISK_TOTAL} on the unit's "
+            Para(f"Both units spin their {t.data_disk} (a number 1-{constants.DISK_TOTAL} on the unit's "
                  f"{t.schematic}). Rows are the attacker's colour, columns the defender's. Priority: {priority}. "
                  "White and Gold compare damage after every modifier, Purple against Purple compares stars; "
                  "equal numbers are a draw."),
@@ -224,8 +223,8 @@ def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, 
                      f"back to the {t.hangar} with "
                      f"{t.wait} {constants.WAIT_TURNS}: it cannot be selected on its owner's next turn.",
                      f"Units whose {t.subroutine} removes them from the duel go nowhere.",
-                     f"The {t.hangar} has {constants.HANGAR_SLOTS} places; a squad is {SQUAD_UNITS} units and up to "
-                     f"{SQUAD_MAX_MODULES} different {t.modules}.")),
+                     f"The {t.hangar} has {constants.HANGAR_SLOTS} places; a squad is {constants.SQUAD_UNITS} units "
+                     f"and up to {constants.SQUAD_MAX_MODULES} different {t.modules}.")),
             repair_cycle(db, sides, t),
         )),
         Section("victory", "Victory", (
@@ -242,9 +241,9 @@ def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, 
             if db.modules else Para(f"This database has no {t.modules}."),
         )),
         Section("d10", f"{t.data_disk} without a spinner: the d10 table", (
-            Para(f"Roll two d10 of different colours, tens then ones; 0-0 reads 100. 01-{DISK_TOTAL} are the "
-                 f"ranges on the {t.schematic}; 97-100: roll both again (so every number is exactly as likely as "
-                 "on a spinner)."),
+            Para(f"Roll two d10 of different colours, tens then ones; 0-0 reads 100. 01-{constants.DISK_TOTAL} "
+                 f"are the ranges on the {t.schematic}; {constants.DISK_TOTAL + 1}-100: roll both again (so every "
+                 "number is exactly as likely as on a spinner)."),
             d10_table() if with_d10_table else Para("The table is on the d10 sheet of this kit: find the tens "
                                                  "die's row and the ones die's column."),
         )),
@@ -263,7 +262,7 @@ def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, 
             f"{constants.WAIT_TURNS}.",
             f"First move: {t.mp} - {constants.FIRST_TURN_MP_PENALTY}.",
             f"Win: {t.goal_capture}, {t.time_out} ({constants.CLOCK_MINUTES} min), {t.lockout}.",
-            f"d10: 01-{DISK_TOTAL}; 97-100 roll again.")),)),
+            f"d10: 01-{constants.DISK_TOTAL}; {constants.DISK_TOTAL + 1}-100 roll again.")),)),
         Section("q-status", t.statuses, (Bullets(tuple(
             f"{theme.statuses[sid]}: {describe_status(rule, t, miss)}"
             for sid, rule in VARIANTS[theme.status_variant].items())),)),

@@ -19,7 +19,7 @@ from toolkit.figure.engine.rules import RULES_DEFAULT, rulings_table
 from toolkit.figure.kit.manual_model import Block, Bullets, Para, Section, Table
 from toolkit.figure.model import Color, Segment, Squad, Unit
 from toolkit.figure.rules import combat
-from toolkit.figure.rules.disk import DISK_TOTAL, UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, range_label, ranges
+from toolkit.figure.rules.disk import range_label, ranges
 from toolkit.figure.theme import Terms, Theme, load_theme
 from toolkit.players import Player
 
@@ -99,6 +99,7 @@ def first_turn_deploys(mp: int) -> bool:
 
 def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
     a, b = sides[Player.A], sides[Player.B]
+    half = constants.DISK_TOTAL // 2
     return Section("setup", "Setting up", (
         Bullets((
             f"Lay the board between the two {t.players}: {t.player} A sits at the bottom ({_squad_name(a, Player.A)}), "
@@ -110,8 +111,8 @@ def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
             "circles. The field starts empty.",
             f"Lay your {t.module} cards face up beside you: each is used once per duel.",
             f"Who goes first is a random spin: spin any {t.data_disk} spinner (or roll the two d10): "
-            f"1-{DISK_TOTAL // 2} {t.player} A goes first, {DISK_TOTAL // 2 + 1}-{DISK_TOTAL} {t.player} B"
-            "; with the d10, 97-100 is rolled again.",
+            f"1-{half} {t.player} A goes first, {half + 1}-{constants.DISK_TOTAL} {t.player} B"
+            f"; with the d10, {constants.DISK_TOTAL + 1}-100 is rolled again.",
             f"The first {t.player}'s first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less than the unit's "
             f"{t.mp} (deploying costs {constants.DEPLOY_COST_MP}, so a unit with {t.mp} 1 "
             f"{'can still deploy' if first_turn_deploys(1) else 'cannot deploy on that move'})."),
@@ -125,7 +126,7 @@ def _example_pair(db: Database, sides: dict[Player, Squad | None]) -> tuple[Unit
 
 
 def _value(segment: Segment) -> str:
-    if segment.color in (Color.WHITE, Color.GOLD):
+    if segment.color.deals_damage:
         return f" {segment.damage or 0}"
     if segment.color is Color.PURPLE:
         return f" {'★' * (segment.stars or 0)}"
@@ -135,7 +136,7 @@ def _value(segment: Segment) -> str:
 def _pick(attacker: Unit, defender: Unit) -> tuple[int, int]:
     """Segment indices for the example: the attacker's first damaging segment and the first defender
     segment it beats (a knockout shows the most), else the defender's first."""
-    hits = [i for i, s in enumerate(attacker.disk) if s.color in (Color.WHITE, Color.GOLD)] or [0]
+    hits = [i for i, s in enumerate(attacker.disk) if s.color.deals_damage] or [0]
     first = hits[0]
     for index, segment in enumerate(defender.disk):
         if combat.resolve(attacker.disk[first], segment) is combat.Outcome.ATTACKER:
@@ -154,7 +155,8 @@ def battle_section(db: Database, sides: dict[Player, Squad | None], t: Terms, co
         "on a point next to it.",
         f"Both {t.players} spin their own unit: with the paperclip spinner, hold a pencil point through the "
         "paperclip at the centre of that unit's disc and flick the clip; the wedge under its tip is the move. "
-        f"Without a spinner, roll two d10 (tens, then ones; 0-0 is 100): 97-100 roll again, otherwise find the "
+        f"Without a spinner, roll two d10 (tens, then ones; 0-0 is 100): {constants.DISK_TOTAL + 1}-100 roll "
+        "again, otherwise find the "
         f"number in the Range column of the unit's {t.schematic}.",
         "Read the attack priority matrix: the attacker's colour is the row, the defender's the column. White "
         "and Gold against White and Gold: higher damage wins; Purple against Purple: more stars wins; equal is a "
@@ -205,8 +207,9 @@ def upgrade_section(t: Terms) -> Section:
             f"{t.deactivated.lower()} an enemy unit in battle, its owner may upgrade it at once.",
             "Take its token off the board and put the upgraded form's token on the same point; swap its "
             f"{t.schematic} card for the upgraded form's card.",
-            f"Each upgrade stage adds +{UPGRADE_DAMAGE_BONUS} damage to White and Gold attacks and "
-            f"+{UPGRADE_STAR_BONUS} star to Purple moves; the upgraded card already prints them with the bonus.",
+            f"Each upgrade stage adds +{constants.UPGRADE_DAMAGE_BONUS} damage to White and Gold attacks and "
+            f"+{constants.UPGRADE_STAR_BONUS} star to Purple moves; the upgraded card already prints them with "
+            "the bonus.",
             f"Its {t.status.lower()}, if any, stays. " + keep.format(bay=t.repair_bay) + "."),
             ordered=True),
     ))

@@ -14,7 +14,6 @@ from toolkit.figure.kit.manual_teach import first_turn_deploys
 from toolkit.figure.kit.module_cards import effect_tag, squad_label
 from toolkit.figure.kit.tokens import designation
 from toolkit.figure.model import Squad, Unit
-from toolkit.figure.rules.disk import DISK_TOTAL
 from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, TEAM
 from toolkit.players import PLAYERS, Player
@@ -61,8 +60,8 @@ def squad_page(ctx: KitContext, side: Player, squad: Squad | None, width: float,
     page.add(_cell(title, MARGIN + 22, MARGIN + 17, inner - 30, 15, "bold", band_ink, ctx))
     y = MARGIN + BAND_H + 8
     setup = (f"Setup: all {constants.HANGAR_SLOTS} {terms.units.lower()} start in your {terms.hangar}. "
-             f"Who goes first: spin any spinner (or roll two d10): 1-{DISK_TOTAL // 2} {terms.player} A, "
-             f"{DISK_TOTAL // 2 + 1}-{DISK_TOTAL} {terms.player} B. The first move has "
+             f"Who goes first: spin any spinner (or roll two d10): 1-{constants.DISK_TOTAL // 2} {terms.player} A, "
+             f"{constants.DISK_TOTAL // 2 + 1}-{constants.DISK_TOTAL} {terms.player} B. The first move has "
              f"{constants.FIRST_TURN_MP_PENALTY} {terms.mp} less"
              + ("." if first_turn_deploys(1) else f" (a {terms.mp} 1 {terms.unit.lower()} cannot deploy on it)."))
     fitted = fit_text(setup, inner, 14, "regular", 9, 6)
