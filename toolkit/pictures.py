@@ -253,12 +253,25 @@ def _svg_image(path: Path, relative: str, data: bytes, root_folder: Path) -> PIL
             drawing = SvgRenderer(str(path), external_reference_root=str(root_folder)).render(svg)
         if drawing is None or drawing.width <= 0 or drawing.height <= 0:
             raise ValueError("empty drawing")
-        pdf = pypdfium2.PdfDocument(renderPDF.drawToString(drawing))
+        pdf = pypdfium2.PdfDocument(_drawn_pdf(renderPDF, drawing))
         scale = ART_PIXELS / max(drawing.width, drawing.height)
         image = pdf[0].render(scale=scale, may_draw_forms=True).to_pil()
     except Exception:  # svglib and reportlab raise many kinds on a broken file; each means "not a picture"
         raise _invalid(path, f"'{relative}' cannot be read as an SVG picture") from None
     return image
+
+
+def _drawn_pdf(render_pdf: Any, drawing: Any) -> bytes:
+    """The drawing as a one-page PDF for pdfium. With ASCII85 switched off (`render/pdf.py` does, for the kit)
+    reportlab 4 puts an embedded picture's bytes among the page's text and fails, so this intermediate PDF,
+    which only pdfium reads, is written with ASCII85 whatever the kit uses (a watch re-reads art after a build)."""
+    from reportlab import rl_config
+
+    saved, rl_config.useA85 = rl_config.useA85, 1
+    try:
+        return bytes(render_pdf.drawToString(drawing))
+    finally:
+        rl_config.useA85 = saved
 
 
 def _downsampled(image: PILImage.Image, kind: Literal["png", "jpeg"]) -> Art:
