@@ -216,7 +216,7 @@ def test_on_linux_the_old_kit_and_the_new_one_are_exchanged_in_one_step(tmp_path
 @pytest.mark.parametrize("step", ["_write_file", "_exchange", "_set_aside", "_move_in"])
 def test_a_failure_at_any_step_rolls_back_to_the_old_kit(tmp_path: Path, monkeypatch, step: str) -> None:
     from toolkit import output
-    from toolkit.problems import DuelkitError
+    from toolkit.errors import DuelkitError
 
     if step in ("_set_aside", "_move_in"):  # the two renames of a system without an atomic exchange
         monkeypatch.setattr(output, "_exchange", lambda *_args: False)
@@ -582,9 +582,9 @@ def test_every_svg_piece_of_every_kit_has_a_name_of_its_own() -> None:
 
 
 def test_two_pieces_with_one_name_stop_the_build_instead_of_overwriting() -> None:
+    from toolkit.errors import DuelkitError
     from toolkit.kit.component import Component
     from toolkit.output import kit_files
-    from toolkit.problems import DuelkitError
     from toolkit.render.scene import Page
 
     page = Page(10, 10, [])

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.problems import Problem, UsageError
+from toolkit.errors import UsageError
+from toolkit.problems import Problem
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
@@ -83,8 +84,9 @@ class Report:
 
 Advance = Callable[[str], None]  # a progress callback: one call per step, with a label
 Show = Callable[[str], None]  # print one line for the person at the terminal
-# choose(board and prompt lines, option labels) -> index of the chosen option; raises to stop the game
-Choose = Callable[[list[str], list[str]], int]
+# choose(board and prompt lines, (group heading, label) per option) -> index of the chosen option; raises to
+# stop the game. Options of one group follow each other; an empty heading: no group.
+Choose = Callable[[list[str], list[tuple[str, str]]], int]
 
 
 @dataclass(frozen=True)
@@ -268,6 +270,11 @@ class Game(ABC):
 
     def unit_ids(self, data: GameData) -> list[str]:
         """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""
+        del data
+        return []
+
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        """Unit ids whose own file failed to load (`duelkit odds` says so instead of "no unit")."""
         del data
         return []
 
