@@ -22,7 +22,8 @@ def test_the_start_page_lists_games_squads_and_cards(studio: Studio, new_page: A
     for game in ("duel-protocol", "chimera", "sword-duel"):
         assert page.locator(f'section.game[data-game="{game}"]').count() == 1
     squads = page.locator('section[data-game="duel-protocol"] select[name="a"] option').all_inner_texts()
-    assert "hydro-conductor" in squads and "malfunction-cascade" in squads
+    assert "hydro-conductor" in squads
+    assert "malfunction-cascade" in squads
     page.wait_for_selector('[data-cards-for="duel-protocol"] figure.card svg')
     cards = page.locator('[data-cards-for="duel-protocol"] figure.card')
     assert cards.count() >= 20  # every unit's schematic and the module cards
@@ -102,7 +103,8 @@ def test_a_tampered_record_is_refused_at_its_line(studio: Studio, new_page: Any,
     junk.write_text("hello\n", encoding="utf-8")
     page.set_input_files("input[data-record-input]", str(junk))
     page.wait_for_selector("[data-replay-problem]:not([hidden])")
-    assert "not JSON" in page.inner_text("[data-replay-problem]") or "record" in page.inner_text("[data-replay-problem]")
+    problem = page.inner_text("[data-replay-problem]")
+    assert "not JSON" in problem or "record" in problem
 
 
 def test_no_request_leaves_127_0_0_1(studio: Studio, new_page: Any, requests_seen: list[str]) -> None:

@@ -3,6 +3,7 @@ exact odds before a battle, the move log, and two browsers each taking a seat.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -57,7 +58,7 @@ def test_a_duel_protocol_game_to_its_end_and_its_record(studio: Studio, new_page
     assert "wins by" in page.inner_text("[data-status]")
     with page.expect_download() as download:
         page.click("a.record")
-    text = open(download.value.path(), encoding="utf-8").read()
+    text = Path(download.value.path()).read_text(encoding="utf-8")
     assert text.startswith('{"record": "duelkit-game-record"')
     assert '"result"' in text.splitlines()[-1]
 
@@ -94,7 +95,8 @@ def test_exact_odds_before_a_battle_then_spins_and_the_result(studio: Studio, ne
         _click_first_action(page)
     odds = attack.first.locator("xpath=..").locator("[data-odds] li")
     assert odds.count() >= 2
-    assert "%" in odds.first.inner_text() and "/" in odds.first.inner_text()  # a percentage and the exact fraction
+    assert "%" in odds.first.inner_text()
+    assert "/" in odds.first.inner_text()
     screenshot(page, "play-odds")
     before = page.locator("[data-history] > li").count()
     version = page.get_attribute("#table", "data-version")
@@ -148,7 +150,8 @@ def test_two_browsers_each_take_a_seat_with_the_links_token(studio: Studio, new_
     host = new_page()
     host.goto(_play_url(studio, "chimera", "attrition-lock", "grid-surge", "human,human", 2))
     link = host.get_attribute("[data-invite]", "href")
-    assert link and "seat=" in link
+    assert link
+    assert "seat=" in link
     guest = new_page()
     # without the token there is no seat
     guest.goto(link.split("?")[0] + "?seat=not-the-token")

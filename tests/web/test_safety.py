@@ -59,7 +59,8 @@ def test_a_seat_needs_its_token(studio: Studio) -> None:
     assert _ask(studio, "GET", location)[0] == 200
     assert _ask(studio, "GET", f"/table/{table}?seat=guessed")[0] == 404
     status, body, _ = _ask(studio, "POST", f"/api/table/{table}/act?seat=guessed", body=b'{"action": "0"}')
-    assert status == 404 and b"token" in body
+    assert status == 404
+    assert b"token" in body
     assert _ask(studio, "GET", f"/api/table/{table}/record?seat=guessed")[0] == 404
 
 
@@ -73,8 +74,10 @@ def test_an_uploaded_record_is_checked(studio: Studio) -> None:
 
 def test_bad_play_requests_get_a_page_that_says_why(studio: Studio) -> None:
     status, body, _ = _ask(studio, "GET", "/play?game=chimera&a=attrition-lock&b=nope&players=human,greedy")
-    assert status == 400 and b"nope" in body
+    assert status == 400
+    assert b"nope" in body
     status, body, _ = _ask(studio, "GET", "/play?game=chimera&a=attrition-lock&b=grid-surge&players=human,wizard")
-    assert status == 400 and b"unknown player" in body
+    assert status == 400
+    assert b"unknown player" in body
     status, body, _ = _ask(studio, "GET", "/play?game=chimera&a=attrition-lock&b=grid-surge&seed=-4")
     assert status == 400
