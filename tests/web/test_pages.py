@@ -112,7 +112,9 @@ def test_no_request_leaves_127_0_0_1(studio: Studio, new_page: Any, requests_see
     page.goto(studio.url)
     page.wait_for_selector('[data-cards-for="chimera"] figure.card svg')
     page.goto(studio.url + "play?game=chimera&a=attrition-lock&b=grid-surge&players=human,greedy&seed=5")
-    page.wait_for_selector("[data-status]")
+    page.wait_for_selector("[data-status][data-mine]")
+    page.goto(studio.url + "play?game=sword-duel&players=human,random&seed=1")
+    page.wait_for_selector("[data-private]")
     page.goto(studio.url + "replay")
     hosts = {urlparse(url).netloc for url in requests_seen if not url.startswith("data:")}
     assert hosts == {studio.host}, f"requests left this machine: {sorted(hosts - {studio.host})}"

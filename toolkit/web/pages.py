@@ -87,9 +87,9 @@ def play_page(studio: Studio, session: Session, token: str, view: TableView, bas
         link = f"{base}/table/{session.id}?seat={session.guest}"
         invite = (f'<p class="invite">Second seat (B) on another browser: <a data-invite href="{h(link)}">{h(link)}</a>'
                   " — until someone opens it, this browser plays both seats.</p>")
-    body = (f'<div class="table-head"><h1 data-title>{h(view.title)}</h1>'
-            f'<a class="record" href="/api/table/{h(session.id)}/record?seat={h(token)}" download="game.jsonl">'
-            "Download the record</a></div>"
+    record = (f'<a class="record" href="/api/table/{h(session.id)}/record?seat={h(token)}" download="game.jsonl">'
+              "Download the record</a>" if session.table.writes_record else "")
+    body = (f'<div class="table-head"><h1 data-title>{h(view.title)}</h1>{record}</div>'
             f'<div class="live-note" data-live-note hidden>The project\'s data changed: this game keeps the data it '
             f'started with. <a href="/play?{h(session.query)}">Restart with the new data</a></div>'
             f"{invite}"

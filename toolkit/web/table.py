@@ -39,6 +39,7 @@ class Table(ABC):
 
     players: tuple[str, str]
     version: int = 0
+    writes_record = False  # whether `record()` gives a game record (the page then offers it for download)
 
     def human_seats(self) -> frozenset[int]:
         return frozenset(seat for seat, name in enumerate(self.players) if name == HUMAN)

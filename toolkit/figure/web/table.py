@@ -37,6 +37,8 @@ class Step:
 
 
 class FigureTable(Table):
+    writes_record = True
+
     def __init__(self, database: Database, request: TableRequest) -> None:
         if request.squads is None:
             raise DuelkitError("the board game needs two squads (a= and b=)")
