@@ -12,7 +12,7 @@ import pytest
 from toolkit.figure.analysis.odds import Fighter, battle_odds
 from toolkit.figure.engine import CHANCE, Action, GameState, build_game
 from toolkit.figure.engine.actions import ATTACK
-from toolkit.figure.engine.play import random_player, sample_outcome
+from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.state import NO_TURN_FX
 from toolkit.figure.web.narrate import battle_odds as engine_odds
 from toolkit.players import Player
@@ -44,7 +44,7 @@ def _plain_attack(database: object) -> tuple[GameState, Action]:
                         and not state.status[action.target] and not state._subroutine_damage(action.unit) \
                         and not state._subroutine_damage(action.target):
                     return state, action
-            state.apply(random_player(state, rng))
+            state.apply(random_bot(state, rng))
     raise AssertionError("no plain battle in 50 random games")
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from toolkit.figure.bots import Bot, make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, Action, GameState, IllegalAction, build_game
 from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
 from toolkit.figure.engine.render_text import describe_action
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.players import Player as Bot
-from toolkit.figure.players import make_player
 from toolkit.figure.web.narrate import spin_text, step_result
 from toolkit.figure.web.view import LogEntry, actions_html, board_svg, log_html, status_line, zones_html
 from toolkit.players import PLAYERS
@@ -45,7 +44,7 @@ class FigureTable(Table):
         if database.has_errors:
             raise DuelkitError(f"the {database.theme.id} data has problems: fix them first")
         self.players = request.players
-        self.bots: dict[int, Bot] = {seat: make_player(name) for seat, name in enumerate(request.players)
+        self.bots: dict[int, Bot] = {seat: make_bot(name) for seat, name in enumerate(request.players)
                                      if name != HUMAN}
         self.seed = request.seed
         first = PLAYERS[random.Random(request.seed).randrange(2)]  # as `duelkit play` draws it
@@ -206,6 +205,6 @@ class FigureTable(Table):
 
 def player_names() -> list[str]:
     """The computer players a seat may take (the names `play` and `simulate` accept, without budgets)."""
-    from toolkit.figure.players import PLAYER_NAMES
+    from toolkit.figure.bots import BOT_NAMES
 
-    return list(PLAYER_NAMES)
+    return list(BOT_NAMES)
