@@ -4,16 +4,15 @@ anything of a machine other than this one."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 
-from tests.web.conftest import ROOT, Studio, screenshot
+from tests.web.conftest import Studio, screenshot
+from toolkit.cli import main
+from toolkit.paths import bundled_root
 
 
 def test_the_start_page_lists_games_squads_and_cards(studio: Studio, new_page: Any) -> None:
@@ -39,12 +38,11 @@ def test_the_start_page_lists_games_squads_and_cards(studio: Studio, new_page: A
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A record written by `duelkit play --record` from outside any project (the bundled data): a short game."""
-    folder = tmp_path_factory.mktemp("record")
-    path = folder / "game.jsonl"
-    subprocess.run([sys.executable, "-m", "toolkit", "play", "hydro-conductor", "malfunction-cascade",
-                    "--players", "random,random", "--seed", "6", "--record", str(path)],
-                   cwd=folder, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True, capture_output=True)
+    """A record written by `duelkit play --record` over the bundled data (in this process): a short game."""
+    path = tmp_path_factory.mktemp("record") / "game.jsonl"
+    code = main(["play", "hydro-conductor", "malfunction-cascade", str(bundled_root()), "--players", "random,random",
+                 "--seed", "6", "--record", str(path)])
+    assert code == 0
     return path.read_text(encoding="utf-8")
 
 

@@ -7,6 +7,8 @@ import http.client
 import json
 from typing import Any
 
+import pytest
+
 from tests.web.conftest import Studio
 
 
@@ -81,3 +83,22 @@ def test_bad_play_requests_get_a_page_that_says_why(studio: Studio) -> None:
     assert b"unknown player" in body
     status, body, _ = _ask(studio, "GET", "/play?game=chimera&a=attrition-lock&b=grid-surge&seed=-4")
     assert status == 400
+
+
+def test_the_names_the_server_answers_to() -> None:
+    from toolkit.cli.serve import _hosts
+
+    local = _hosts("127.0.0.1", 8765)
+    assert local == frozenset({"127.0.0.1:8765", "localhost:8765", "[::1]:8765"})
+    everywhere = _hosts("0.0.0.0", 8765)  # friends on the network use this machine's addresses
+    assert "127.0.0.1:8765" in everywhere
+    assert "attacker.example:8765" not in everywhere
+
+
+def test_a_port_in_use_is_a_clear_error(studio: Studio) -> None:
+    from toolkit.cli.serve import _bind
+    from toolkit.problems import DuelkitError
+
+    port = int(studio.host.split(":")[1])
+    with pytest.raises(DuelkitError, match=f"port {port} is in use"):
+        _bind("127.0.0.1", port)

@@ -130,3 +130,16 @@ def test_a_sword_table_plays_a_turn_and_refuses_what_is_not_allowed(loaded: dict
     opponent = table.view(frozenset({1}), hotseat=False).html
     assert "Your hand (Defender)" in opponent
     assert "Your build: Speed 2, Strength 2, Defense 2" not in opponent
+
+
+def test_a_simulate_record_replays_in_the_studio(loaded: dict[str, object]) -> None:
+    """`simulate --out` writes each kept game's record from `play_pair` (toolkit/figure/sim/games.py)."""
+    from toolkit.figure.sim.games import PairTask, play_pair
+
+    data = loaded["duel-protocol"]
+    game = build_game("hydro-conductor", "malfunction-cascade", data.database)  # type: ignore[attr-defined]
+    first, _ = play_pair(game, PairTask(("greedy", "greedy"), 1, 0, True, None))
+    assert first.record is not None
+    frames = find_game("duel-protocol").web_replay(data, first.record)
+    assert frames.problem is None
+    assert frames.steps == len(first.record.splitlines()) - 2

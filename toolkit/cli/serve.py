@@ -83,6 +83,7 @@ def _watch(studio: Any, root: Path, stop: threading.Event) -> None:
 
     for _ in watchfiles.watch(root, watch_filter=is_yaml, step=50, stop_event=stop, raise_interrupt=False):
         studio.reload()
+        threading.Thread(target=studio.warm, daemon=True).start()
         errors = len(studio.errors())
         out(f"data reloaded ({errors} error{'s' if errors != 1 else ''})" if errors or studio.error
             else "data reloaded")
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     watcher = threading.Thread(target=_watch, args=(studio, args.data_dir or bundled_root(), stop), daemon=True)
     watcher.start()
+    threading.Thread(target=studio.warm, daemon=True).start()
     if not args.no_open:
         import webbrowser
 

@@ -83,7 +83,9 @@ def _game_section(loaded: Loaded) -> str:
 def play_page(studio: Studio, session: Session, token: str, view: TableView, base: str) -> str:
     guest = session.guest_seat()
     invite = ""
-    if guest is not None and token == session.owner:
+    if guest is not None and token == session.owner and session.guest_joined:
+        invite = '<p class="invite" data-invite-taken>The second seat (B) is played from another browser.</p>'
+    elif guest is not None and token == session.owner:
         link = f"{base}/table/{session.id}?seat={session.guest}"
         invite = (f'<p class="invite">Second seat (B) on another browser: <a data-invite href="{h(link)}">{h(link)}</a>'
                   " — until someone opens it, this browser plays both seats.</p>")

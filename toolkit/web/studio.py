@@ -152,6 +152,14 @@ class Studio:
         self._cards[key] = html
         return html
 
+    def warm(self) -> None:
+        """Draw every game's cards ahead of the first visit (run in a background thread)."""
+        for loaded in list(self.games):
+            try:
+                self.cards_html(loaded.game.id)
+            except Exception:  # a page asking later gets the same failure, reported there
+                continue
+
     # ---- tables ----------------------------------------------------------------------------------------
 
     def open_table(self, game_id: str, request: TableRequest, query: str) -> Session:

@@ -169,7 +169,7 @@ function wirePlay() {
       show(data);
       if (data.computer) computerTurn();
     }
-  }, 800);
+  }, 500);
 }
 
 // ---- replay page -------------------------------------------------------------------------------------------
@@ -191,7 +191,11 @@ async function showStep(step) {
   document.querySelector("[data-replay-board]").innerHTML = html;
   document.querySelector("[data-step-slider]").value = String(step);
   document.querySelector("[data-step-label]").textContent = "step " + step + " of " + last;
-  document.querySelectorAll("[data-history] > li").forEach((li, index) => { li.hidden = index >= step; });
+  document.querySelectorAll("[data-history] > li").forEach((li, index) => {
+    li.hidden = index >= step;
+    li.classList.toggle("current", index === step - 1);
+    if (index === step - 1) li.scrollIntoView({ block: "nearest" });
+  });
   const url = new URL(window.location.href);
   url.searchParams.set("step", String(step));
   history.replaceState(null, "", url);
