@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     from toolkit.web.app import create_app
     from toolkit.web.studio import Studio
 
+    if args.data_dir is not None and not Path(args.data_dir).is_dir():
+        raise UsageError(f"'{args.data_dir}' is not a folder")
     sock = _bind(args.host, args.port)
     port = sock.getsockname()[1]
     studio = Studio(args.data_dir)

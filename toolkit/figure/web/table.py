@@ -24,6 +24,7 @@ from toolkit.problems import DuelkitError
 from toolkit.web.html import attrs, h
 from toolkit.web.table import HUMAN, Table, TableRequest, TableView
 
+RECENT = 12  # steps shown in "since your last move"
 MAX_STEPS = 20_000  # a 300-turn game is about 2,000 steps; the bound keeps one table's memory small
 
 
@@ -191,6 +192,7 @@ class FigureTable(Table):
             "Redo</button></div>",
             "<h3>Your actions</h3>" if mine else "",
             actions_html(state, legal, mine) if mine else "",
+            self._recent(seats),
             f'<div class="zones">{zones_html(state)}</div>',
             "</div></div>",
             '<section class="log"><h3>Move log</h3>',
@@ -198,6 +200,18 @@ class FigureTable(Table):
             "</section>",
         ])
         return TableView(html, computer_next=self._bot_to_act(), over=state.is_terminal(), title=title)
+
+    def _recent(self, seats: frozenset[int]) -> str:
+        """What happened since this browser's last action (the reply, its spins, their results), in words."""
+        start = next((i + 1 for i in range(len(self.steps) - 1, -1, -1)
+                      if self.steps[i].human and self.steps[i].seat in seats), 0)
+        recent = self.steps[start:][-RECENT:]
+        if not recent or len(seats) == 2:
+            return ""
+        items = "".join(f"<li><b>{h(s.entry.who)}</b> {h(s.entry.text)}"
+                        + "".join(f'<span class="result">{h(r)}</span>' for r in s.entry.results) + "</li>"
+                        for s in recent)
+        return f'<div class="recent" data-recent><h3>Since your last move</h3><ol>{items}</ol></div>'
 
     def _can_undo(self, seats: frozenset[int]) -> bool:
         return any(step.human and step.seat in seats for step in self.steps)
