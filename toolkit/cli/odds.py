@@ -34,7 +34,9 @@ def add_parser(commands: Any) -> None:
     odds.add_argument("--attacker-stage", type=int, metavar="N",
                       help="upgrade stage the attacker fights at (default: its place in its upgrade chain)")
     odds.add_argument("--defender-stage", type=int, metavar="N", help="upgrade stage of the defender")
-    odds.add_argument("--module", metavar="ID", help="a module the attacker plays (+damage, +stars, re-spin)")
+    odds.add_argument("--module", metavar="ID",
+                      help="a module the attacker commits in its Module Phase (+damage, +stars, or a re-spin once "
+                           "after seeing the spins)")
     odds.add_argument("--json", action="store_true",
                       help="print JSON, every probability also as an exact fraction under `exact`")
     odds.set_defaults(run=run, bundled_note=BUNDLED_NOTE)

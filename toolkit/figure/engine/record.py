@@ -36,7 +36,9 @@ from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
-RECORD_VERSION = 1
+# 2: re-spin modules are committed in the Module Phase (a version 1 record re-spun without that), results
+# count the turns played (a draw at a 300-turn limit: 300).
+RECORD_VERSION = 2
 GAME_ID = "figure-duel"
 MAX_RECORD_BYTES = 50_000_000
 MAX_LINE_CHARS = 100_000
@@ -170,7 +172,7 @@ def make_header(game: Game, *, data: str | None, seed: int | None, players: list
 def result_json(state: GameState) -> dict[str, Any]:
     outcome = state.outcome()
     winner = None if outcome is None else ("draw" if outcome.winner is None else outcome.winner.value)
-    return {"winner": winner, "reason": None if outcome is None else outcome.reason, "turns": state.turn + 1,
+    return {"winner": winner, "reason": None if outcome is None else outcome.reason, "turns": state.turns_played(),
             "state_hash": state.state_hash()}
 
 
