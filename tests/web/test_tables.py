@@ -13,6 +13,7 @@ from toolkit.figure.analysis.odds import Fighter, battle_odds
 from toolkit.figure.engine import CHANCE, Action, GameState, build_game
 from toolkit.figure.engine.actions import ATTACK
 from toolkit.figure.engine.play import random_bot, sample_outcome
+from toolkit.figure.engine.render_text import tag
 from toolkit.figure.engine.state import NO_TURN_FX
 from toolkit.figure.web.narrate import battle_odds as engine_odds
 from toolkit.players import Player
@@ -54,12 +55,12 @@ def test_odds_before_a_battle_agree_with_duelkit_odds(loaded: dict[str, object])
     walked = dict(engine_odds(state, attack).outcomes)
     assert sum(walked.values()) == 1
     static = battle_odds(Fighter(state.form_of(attack.unit).disk), Fighter(state.form_of(attack.target).disk))
-    knocked = [p for label, p in walked.items() if "deactivated" in label]
-    defender_out = sum((p for label, p in walked.items() if "deactivated" in label
-                        and label.split(": ")[1].startswith(f"B{attack.target - 5}")), Fraction(0))
-    attacker_out = sum((p for label, p in walked.items() if "deactivated" in label
-                        and label.split(": ")[1].startswith(f"A{attack.unit + 1}")), Fraction(0))
-    assert knocked
+    out = state.game.theme.terms.deactivated.lower()
+    defender_out = sum((p for label, p in walked.items() if label.endswith(f": {tag(attack.target)} {out}")),
+                       Fraction(0))
+    attacker_out = sum((p for label, p in walked.items() if label.endswith(f": {tag(attack.unit)} {out}")),
+                       Fraction(0))
+    assert defender_out > 0
     assert defender_out == static.defender_deactivated
     assert attacker_out == static.attacker_deactivated
 
