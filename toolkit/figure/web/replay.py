@@ -27,12 +27,6 @@ from toolkit.web.table import ReplayFrames
 MAX_FRAMES = 20_000
 
 
-def record_squads(text: str) -> tuple[str, str]:
-    """The squads a record's header names (RecordError when it is not a record)."""
-    squads = parse_record(text.split("\n", 1)[0]).header["squads"]
-    return squads[0], squads[1]
-
-
 def replay_frames(database: Database, text: str) -> ReplayFrames:
     """Every step of the record as a board (frame k: after k steps) and a log line."""
     if database.has_errors:
@@ -63,28 +57,33 @@ def _walk(record: Record, state: GameState) -> ReplayFrames:
     title = f"{terms.game}: {state.game.squad_ids[0]} (A) against {state.game.squad_ids[1]} (B)"
     states = [state.clone()]
     log: list[LogEntry] = []
-    problem = None
-    for number, row in record.lines:
+    try:
+        problem = _steps(record, state, states, log)
+    except RecordError as exc:  # a line that is not JSON: the steps before it are shown
+        problem = str(exc).removeprefix("line ")
+    notes = [] if problem or state.is_terminal() else ["the record has no result line: an unfinished game"]
+    return ReplayFrames(title, len(states) - 1, lambda k: _frame(states[k], names),
+                        [entry_html(entry, k) for k, entry in enumerate(log, start=1)], problem, notes)
+
+
+def _steps(record: Record, state: GameState, states: list[GameState], log: list[LogEntry]) -> str | None:
+    """Replay line by line, keeping each state and log line; the problem ("LINE: message") where it stops."""
+    for number, row in record.rows():
         if len(states) > MAX_FRAMES:
-            problem = f"{number}: the record is longer than {MAX_FRAMES} steps; the rest is not shown"
-            break
+            return f"{number}: the record is longer than {MAX_FRAMES} steps; the rest is not shown"
         before = state.clone()
         if "result" in row:
-            if row["result"] != result_json(state):
-                problem = f"{number}: the recorded result differs from the replay's"
-            break
+            return None if row["result"] == result_json(state) else \
+                f"{number}: the recorded result differs from the replay's"
         step = _step_of(before, row)
         wrong = replay_line(state, row)
         if wrong is not None or step is None:
-            problem = f"{number}: the record diverges: {wrong or 'not a step of this game'}"
-            break
+            return f"{number}: the record diverges: {wrong or 'not a step of this game'}"
         entry = _entry(before, step)
         entry.results = step_result(before, step, state)
         log.append(entry)
         states.append(state.clone())
-    notes = [] if problem or state.is_terminal() else ["the record has no result line: an unfinished game"]
-    return ReplayFrames(title, len(states) - 1, lambda k: _frame(states[k], names),
-                        [entry_html(entry, k) for k, entry in enumerate(log, start=1)], problem, notes)
+    return None
 
 
 def _step_of(before: GameState, row: dict[str, object]) -> Action | int | None:
