@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Studio
+from tests.web.conftest import Studio, screenshot
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -43,8 +43,10 @@ def test_a_save_updates_the_start_page_and_shows_problems(project_studio: tuple[
     problems = page.inner_text("[data-problems]")
     assert "alpha.yaml:" in problems
     assert "96" in problems
+    screenshot(page, "start-with-problems")
     play.wait_for_selector("[data-live-note]:not([hidden])", timeout=20_000)  # the running game offers a restart
     assert play.locator("svg.board").count() == 1  # and keeps its board
+    screenshot(play, "play-data-changed")
 
     unit.write_text(good.replace("Alpha Scout", "Alpha Ranger"), encoding="utf-8")
     page.wait_for_selector("[data-problems]", state="detached", timeout=20_000)

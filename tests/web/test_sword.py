@@ -27,8 +27,14 @@ def test_a_hot_seat_sword_duel_turn(studio: Studio, new_page: Any) -> None:
     page.goto(studio.url + "play?game=sword-duel&players=human,human&seed=3")
     page.wait_for_selector("[data-pass-device]")
     screenshot(page, "sword-pass-device")
-    for _ in range(4):  # the draft: Challenger, Defender, Challenger, Defender
-        _hotseat_step(page, "[data-private] [data-action=pick]")
+    # the draft: Challenger, Defender take one each; Challenger takes one and discards one; Defender takes one
+    for hands in ("Challenger", "Defender", "Challenger", "Challenger", "Defender"):
+        if page.locator("[data-pass-device]").count():
+            _hotseat_step(page, "[data-private] [data-action=pick]")  # hides the other hand, then decides
+        else:
+            assert hands == "Challenger"  # the Challenger's discard follows its own pick: no need to pass
+            assert "discard one" in page.inner_text("[data-private]")
+            _do(page, "[data-private] [data-action=pick]")
     taken = []
     for _ in range(2):  # secret builds
         _do(page, "[data-pass-device] [data-action=show]")

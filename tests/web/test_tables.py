@@ -120,9 +120,10 @@ def test_a_sword_table_plays_a_turn_and_refuses_what_is_not_allowed(loaded: dict
     assert 'data-action="pick"' in view.html
     with pytest.raises(DuelkitError):
         table.act(me, {"action": "pick", "card": "not-a-card"})
-    for _ in range(2):
+    for _ in range(3):  # take, take, discard (the computer Defender takes its cards in between)
         pool = table.pool  # type: ignore[attr-defined]
         table.act(me, {"action": "pick", "card": pool[0]})
+    assert len(table.picks[0]) == 2  # type: ignore[attr-defined]
     table.act(me, {"action": "build", "speed": "2", "strength": "2", "defense": "2"})
     with pytest.raises(DuelkitError, match="can never be in range"):
         table.act(me, {"move": "retreat", "card": "attack", "technique": "0", "evade": "none"})
@@ -130,7 +131,9 @@ def test_a_sword_table_plays_a_turn_and_refuses_what_is_not_allowed(loaded: dict
     assert table.turns  # type: ignore[attr-defined]  # the computer chose too: the turn was revealed
     opponent = table.view(frozenset({1}), hotseat=False).html
     assert "Your hand (Defender)" in opponent
-    assert "Your build: Speed 2, Strength 2, Defense 2" not in opponent
+    assert 'data-private="A"' not in opponent
+    for card in table.picks[0]:  # type: ignore[attr-defined]  # the Challenger's hand is not shown to the Defender
+        assert f'data-technique="{card}"' not in opponent
 
 
 def test_a_simulate_record_replays_in_the_studio(loaded: dict[str, object]) -> None:

@@ -2,8 +2,8 @@
 of secret choices revealed together. Pure: no I/O, seeded randomness only.
 
 The draft follows spec 002: one card removed at random, then Challenger, Defender, Challenger, Defender each
-pick one; the Defender's two discards are random as the spec says, and so is the Challenger's one discard
-(the spec does not say who chooses it), so a pick is the only decision. What each player sees is what the
+pick one; the Defender's two discards are random as the spec says, the Challenger's one discard is its own
+choice (the spec says "randomly" only for the Defender's). What each player sees is what the
 rules let them see (`view.py`): their own cards and build, the opponent's revealed cards, and the results
 of their own Insight only.
 """
@@ -37,8 +37,10 @@ from toolkit.sword.rules.state import HasAttributes
 from toolkit.web.table import HUMAN, Table, TableRequest, TableView
 
 COMPUTERS = ("random",)
-DRAFT_ORDER = (0, 1, 0, 1)  # who picks: Challenger, Defender, Challenger, Defender
-DISCARDS_AFTER = (0, 2, 1, 0)  # random discards after each pick (the Defender's last pick discards the rest)
+# The draft after the first random removal: (seat, what): a pick, the Challenger's own discard, or (None) the
+# Defender's two random discards; the Defender's last pick discards the rest.
+DRAFT_STEPS: tuple[tuple[int | None, str], ...] = ((0, "pick"), (1, "pick"), (None, "discard 2"), (0, "pick"),
+                                                   (0, "discard"), (1, "pick"))
 
 
 @dataclass
@@ -58,6 +60,7 @@ class SwordTable(Table):
     pool: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     picks: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
+    step: int = 0  # the next step of DRAFT_STEPS
     builds: list[Attributes | None] = field(default_factory=lambda: [None, None])
     duel: DuelState | None = None
     chosen: list[Choice | None] = field(default_factory=lambda: [None, None])
@@ -81,7 +84,7 @@ class SwordTable(Table):
 
     @property
     def phase(self) -> str:
-        if sum(len(p) for p in self.picks) < len(DRAFT_ORDER):
+        if self.step < len(DRAFT_STEPS):
             return "draft"
         if None in self.builds:
             return "build"
@@ -89,7 +92,13 @@ class SwordTable(Table):
         return "over" if self.duel.result is not None else "turn"
 
     def picker(self) -> int:
-        return DRAFT_ORDER[sum(len(p) for p in self.picks)]
+        seat = DRAFT_STEPS[self.step][0]
+        assert seat is not None, "chance steps are taken at once"
+        return seat
+
+    def drafting(self) -> str:
+        """What the draft's next decision is: "pick" or "discard"."""
+        return DRAFT_STEPS[self.step][1]
 
     def waiting_for(self) -> list[int]:
         """The seats whose decision the table waits on now."""
@@ -106,7 +115,7 @@ class SwordTable(Table):
         return self.database.techniques[technique_id]
 
     def _rng(self, what: str) -> random.Random:
-        return random.Random(f"{self.seed}:{what}:{len(self.turns)}:{sum(len(p) for p in self.picks)}")
+        return random.Random(f"{self.seed}:{what}:{len(self.turns)}:{self.step}")
 
     def _draw(self, why: str) -> str:
         card = self._rng(why + str(len(self.removed))).choice(self.pool)
@@ -136,19 +145,21 @@ class SwordTable(Table):
             self._build(seat, form)
         else:
             self._choose(seat, form)
-        self.facing = None
+        self.facing = seat if self.waiting_for() == [seat] else None  # the same player decides again: no curtain
         self.version += 1
         self._computers()
 
     def _pick(self, seat: int, card: str) -> None:
+        """The draft's next step for `seat`: take the card, or (the Challenger's) discard it."""
         if card not in self.pool:
             raise DuelkitError("that card is not in the deck you were passed")
         self.pool.remove(card)
-        picked = sum(len(p) for p in self.picks)
-        self.picks[seat].append(card)
-        for _ in range(DISCARDS_AFTER[picked] if picked + 1 < len(DRAFT_ORDER) else 0):
-            self.removed.append(self._draw("discard"))
-        if sum(len(p) for p in self.picks) == len(DRAFT_ORDER):
+        (self.picks[seat] if self.drafting() == "pick" else self.removed).append(card)
+        self.step += 1
+        while self.step < len(DRAFT_STEPS) and DRAFT_STEPS[self.step][0] is None:  # the Defender's random discards
+            self.removed += [self._draw("discard"), self._draw("discard")]
+            self.step += 1
+        if self.step == len(DRAFT_STEPS):
             self.removed += self.pool
             self.pool = []
 

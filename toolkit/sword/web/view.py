@@ -125,13 +125,15 @@ def _private(table: SwordTable, me: int, deciding: bool) -> str:
 
 def _draft_form(table: SwordTable, me: int) -> str:
     del me
+    verb = "Take" if table.drafting() == "pick" else "Discard"
     cards = []
     for card in table.pool:
         technique = table.technique(card)
-        take = f'<button type="button"{attrs(data_action="pick", data_field_card=card)}>Take {h(technique.name)}'
+        take = f'<button type="button"{attrs(data_action="pick", data_field_card=card)}>{verb} {h(technique.name)}'
         take += "</button>"
         cards.append(_technique_html(technique, take))
-    return f"<h3>The deck you were passed: take one</h3><div class=\"draft-pool\">{''.join(cards)}</div>"
+    ask = "take one" if verb == "Take" else "discard one (face down)"
+    return f"<h3>The deck you were passed: {ask}</h3><div class=\"draft-pool\">{''.join(cards)}</div>"
 
 
 def _build_form(table: SwordTable, me: int) -> str:
@@ -178,6 +180,7 @@ def _log(table: SwordTable, me: int | None) -> str:
         items += [f'<li{attrs(data_turn=turn.number if i == 0 else None, class_="turn-head" if i == 0 else None)}>'
                   f"{h(visible(event, me))}</li>" for i, event in enumerate(turn.events)]
     draft = sum(len(p) for p in table.picks)
-    head = f"<p>Draft: {draft} of 4 cards taken; {len(table.removed)} discarded face down.</p>" if draft < 4 else ""
+    head = f"<p>Draft: {draft} of 4 cards taken; {len(table.removed)} discarded face down.</p>" \
+        if table.phase == "draft" else ""
     return (f'<section class="log"><h3>Duel log</h3>{head}'
             f'<ol class="history" data-history>{"".join(items)}</ol></section>')
