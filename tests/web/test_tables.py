@@ -12,9 +12,9 @@ import pytest
 from toolkit.figure.analysis.odds import Fighter, battle_odds
 from toolkit.figure.engine import CHANCE, Action, GameState, build_game
 from toolkit.figure.engine.actions import ATTACK
+from toolkit.figure.engine.core import NO_TURN_FX
 from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.render_text import tag
-from toolkit.figure.engine.state import NO_TURN_FX
 from toolkit.figure.web.narrate import battle_odds as engine_odds
 from toolkit.players import Player
 from toolkit.problems import DuelkitError

@@ -15,8 +15,8 @@ from toolkit.cli.common import (
     output_folder,
     select_games,
 )
+from toolkit.errors import UsageError
 from toolkit.game import SimulateRequest
-from toolkit.problems import UsageError
 
 # the options of the board-level section; None on the command line means "not given"
 BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1}

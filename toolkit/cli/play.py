@@ -11,8 +11,8 @@ from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, check_target, err, out, write_atomically
 from toolkit.cli.prompt import InputEnded, Prompt
+from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
-from toolkit.problems import UsageError
 from toolkit.registry import discover
 
 PLAYER_CHOICES = "human,random"

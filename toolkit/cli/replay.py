@@ -9,7 +9,7 @@ from typing import Any
 
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, EXIT_PROBLEMS, add_command, err, out, resolve_project
 from toolkit.cli.play import find_squads
-from toolkit.problems import DuelkitError, UsageError
+from toolkit.errors import DuelkitError, UsageError
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a 300-turn game is about 100 KB; anything far larger is not a record
 MAX_HEADER_CHARS = 100_000  # a record's first line is a few hundred characters

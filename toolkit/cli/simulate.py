@@ -12,8 +12,8 @@ from typing import Any
 
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, err, out, output_folder, resolve_project
 from toolkit.cli.play import find_squads
+from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
-from toolkit.problems import UsageError
 from toolkit.registry import discover
 
 DEFAULT_GAMES = 200

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolkit.errors import UsageError
 from toolkit.game import Advance, Game, GameData, Output, Where
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.loading import Project
-from toolkit.problems import Problem, Severity, UsageError
+from toolkit.problems import Problem, Severity
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 
 if TYPE_CHECKING:

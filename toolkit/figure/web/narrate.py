@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from toolkit.figure.engine import CHANCE, Action, GameState
+from toolkit.figure.engine.core import CHOICE_PHASE, PASS_ACTION, RESPIN_PHASE, SPIN, SPIN_BATTLE, SPIN_CONFUSION
 from toolkit.figure.engine.render_text import describe_outcome, tag
-from toolkit.figure.engine.state import CHOICE_PHASE, PASS_ACTION, RESPIN_PHASE, SPIN, SPIN_BATTLE, SPIN_CONFUSION
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED
 from toolkit.figure.rules.combat import Outcome, resolve
 
