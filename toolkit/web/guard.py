@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from toolkit.problems import DuelkitError
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -15,8 +17,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY = 8 * 1024 * 1024  # a 300-turn game record is about 100 KB; forms are far smaller
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(DuelkitError):
+    """A request body grew past the bound while it streamed in."""
 
 
 class Guard:
