@@ -28,8 +28,8 @@ MAX_FONTS = 16  # fallback fonts a project may list
 
 
 class BackSettings(BaseModel):
-    """`back:` in duelkit.yaml: the project's card back. A picture covers the card to its bleed; otherwise
-    the standard design is drawn in `color`. `text` replaces the game's name in the medallion."""
+    """`back:` in duelkit.yaml: the project's card back. A picture is fitted whole on the back colour (never
+    cropped); otherwise the standard design is drawn in `color`. `text` replaces the game's name in the medallion."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

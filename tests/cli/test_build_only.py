@@ -53,7 +53,7 @@ def test_an_unknown_part_is_a_usage_error_naming_the_parts(capsys, base_project:
     assert main(["build", str(base_project), "--only", "schematic"]) == 2
     message = capsys.readouterr().err
     assert "did you mean 'schematics'?" in message
-    assert "the parts are: print-test, board, tokens, schematics" in message
+    assert "the parts are: print-test, board, squads, tokens, schematics" in message
     assert not (base_project / "output").exists()
 
 
