@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, check_target, err, out, write_atomically
+from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, check_writable, err, out, write_atomically
 from toolkit.cli.prompt import InputEnded, Prompt
 from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if len(players) != 2:
         raise UsageError(f"--players takes two players separated by a comma, e.g. {PLAYER_CHOICES}")
     if args.record:
-        check_target(args.record)  # before the game, so a game played by hand is not lost at the end
+        check_writable(args.record)  # before the game, so a game played by hand is not lost at the end
     game, data = find_squads(args.data_dir, [args.squad_a, args.squad_b], "play")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     request = PlayRequest(args.squad_a, args.squad_b, (players[0], players[1]), seed, args.first,
