@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.problems import Problem, UsageError
+from toolkit.errors import UsageError
+from toolkit.problems import Problem
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
     from toolkit.kit.component import Component
     from toolkit.kit.options import PrintOptions
     from toolkit.loading import Project
+    from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
 SHEET_EXPORT = "export csv|xlsx"  # the command name `supports` and `why_not` know the sheet exports by
@@ -83,8 +85,9 @@ class Report:
 
 Advance = Callable[[str], None]  # a progress callback: one call per step, with a label
 Show = Callable[[str], None]  # print one line for the person at the terminal
-# choose(board and prompt lines, option labels) -> index of the chosen option; raises to stop the game
-Choose = Callable[[list[str], list[str]], int]
+# choose(board and prompt lines, (group heading, label) per option) -> index of the chosen option; raises to
+# stop the game. Options of one group follow each other; an empty heading: no group.
+Choose = Callable[[list[str], list[tuple[str, str]]], int]
 
 
 @dataclass(frozen=True)
@@ -246,6 +249,12 @@ class Game(ABC):
         del data, request, progress
         raise NotApplicable(self.why_not("simulate"))
 
+    def simulate_folders(self, data: GameData, request: SimulateRequest) -> list[str]:
+        """The output folders `simulate` with `--out` will write (the keys of `SimulateResult.files`), known
+        before the games so a folder that cannot be replaced is refused before they are played."""
+        del data, request
+        return []
+
     def project_folders(self) -> list[tuple[str, str]]:
         """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""
         return []
@@ -264,8 +273,32 @@ class Game(ABC):
         del data, unit_ids
         return False
 
+    def web_intro(self, data: GameData) -> str:
+        """`duelkit serve`'s start page: one line on how a game starts (for games without squads)."""
+        del data
+        return ""
+
+    def web_players(self) -> list[str]:
+        """`duelkit serve`: the computer players a seat may take (besides a human)."""
+        return []
+
+    def web_table(self, data: GameData, request: TableRequest) -> Table:
+        """`duelkit serve`: one game to play in the browser."""
+        del data, request
+        raise NotApplicable(self.why_not("serve"))
+
+    def web_replay(self, data: GameData, record: str) -> ReplayFrames:
+        """`duelkit serve`'s replay page: a record checked as `replay` checks it, step by step."""
+        del data, record
+        raise NotApplicable(self.why_not("replay"))
+
     def unit_ids(self, data: GameData) -> list[str]:
         """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""
+        del data
+        return []
+
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        """Unit ids whose own file failed to load (`duelkit odds` says so instead of "no unit")."""
         del data
         return []
 
@@ -280,9 +313,15 @@ class Game(ABC):
         del path, where
         raise NotApplicable(self.why_not("board"))
 
+    def sheet_game(self, path: Path) -> str | None:
+        """The game a sheet says it holds (a sheet this game's export wrote names it), or None."""
+        del path
+        return None
+
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
-                     dry_run: bool = False) -> Report:
+                     dry_run: bool = False, delete: bool = False) -> Report:
         """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
-        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes)."""
-        del csv_path, out, columns, layout, dry_run
+        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes;
+        `delete`: delete the items the sheet no longer has)."""
+        del csv_path, out, columns, layout, dry_run, delete
         raise NotApplicable(self.why_not("import"))

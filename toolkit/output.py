@@ -1,10 +1,18 @@
 """Writing a kit to disk: rendered in memory, written to a staging folder, then swapped in.
 
 The swap is a sequence of steps, each safe to be killed after: stage (write and fsync every file and
-the folder), set the old kit aside (rename), move the new one in (rename), discard the old one. The
-next command that writes to the same output folder restores an old kit left aside with no kit in its
-place and removes the leftovers duelkit marked. One command at a time writes to an output folder: it
-holds an exclusive lock (`fcntl.flock`) on `.duelkit-lock` there, and a second one is refused.
+the folder), exchange the new kit with the old one in one step (Linux `renameat2(RENAME_EXCHANGE)`, so the
+visible path always holds a kit), discard the old one. Where the OS or its file system has no atomic
+exchange (macOS, Windows, some network file systems), the old kit is set aside (rename) and the new one
+moved in (rename): a kill between those two renames leaves no kit at the visible path until the next
+command that writes to the same output folder, which restores an old kit left aside with no kit in its
+place. That command also removes the leftovers duelkit marked. One command at a time writes to an
+output folder: it holds an exclusive lock (filelock: flock on Unix, msvcrt on Windows) on `.duelkit-lock`
+there, and a second one is refused.
+
+Every file duelkit writes goes through here: `write_file` (a new file, never through a link, flushed with
+fsync), `replace_file` (one file replaced whole: staged beside it, renamed over it, its folder fsync'd) and
+the kit folders' swap built on them.
 
 A build never deletes what it did not make. Every folder duelkit writes carries a mark file
 (`.duelkit-output`: a format line, then the names of the files duelkit wrote there); an existing
@@ -15,21 +23,25 @@ slugs checked here, so nothing can leave the output folder.
 
 from __future__ import annotations
 
+import ctypes
 import errno
-import fcntl
 import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
-from collections.abc import Callable, Collection, Sequence
-from functools import partial
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import cache, partial
 from pathlib import Path
+from typing import Any
 
+from filelock import FileLock, Timeout
+
+from toolkit.errors import DuelkitError
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.plan import component_pages, kit_layout
-from toolkit.problems import DuelkitError
 from toolkit.render.assemble import assemble_pdf
 from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
@@ -255,7 +267,7 @@ class OutputFolder:
         self.root = root
         self.project = project
         self.names = tuple(names)
-        self._lock: int | None = None
+        self._lock: FileLock | None = None
         self._made: list[Path] = []  # the folders this command created, deepest first
 
     def __enter__(self) -> OutputFolder:
@@ -280,7 +292,7 @@ class OutputFolder:
 
     def __exit__(self, *exc_info: object) -> None:
         if self._lock is not None:
-            os.close(self._lock)  # closing the file releases the lock
+            self._lock.release()
             self._lock = None
         if exc_info and exc_info[0] is not None:
             self._remove_made()
@@ -298,6 +310,12 @@ class OutputFolder:
                 folder.rmdir()
         except OSError:
             pass  # best effort: the folders are empty or hold only the lock
+
+    def _check_inside(self) -> None:
+        """A default output folder is checked at every write, not only when the command starts: `watch` runs
+        for hours, and output/ swapped for a link to a folder outside must stop the next save's write."""
+        if self.project is not None:
+            check_inside(self.root, self.project)
 
     def replace(self, name: str, files: dict[str, bytes]) -> Path:
         """Swap in a folder `name` holding exactly `files` (and the mark); returns its path."""
@@ -323,6 +341,7 @@ class OutputFolder:
                 raise DuelkitError(f"refusing to write '{file_name}' outside the output folder")
         target = self.root / name
         try:
+            self._check_inside()
             check_replaceable(target)
             kept = _kept_names(target, set(files) | set(drop)) if keep_old else []
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.duelkit-new-", dir=self.root))
@@ -333,8 +352,12 @@ class OutputFolder:
                 else:
                     _stage(staging, files)
                 check_replaceable(target)  # again, just before the swap
-                aside = _set_aside(target)
-                _move_in(staging, target)
+                self._check_inside()
+                if os.path.lexists(target) and _exchange(staging, target):
+                    aside = staging  # the old kit, now under the staging folder's marked name
+                else:
+                    aside = _set_aside(target)
+                    _move_in(staging, target)
             except BaseException:
                 _roll_back(staging, aside, target)
                 raise
@@ -358,26 +381,29 @@ def replace_folder(target: Path, files: dict[str, bytes], project: Path | None =
         out.replace(target.name, files)
 
 
-def _take_lock(root: Path) -> int:
+def _take_lock(root: Path) -> FileLock:
+    """The folder's lock, taken without waiting. filelock opens the file without following a link and
+    keeps it on release (waiters share one inode); a link or a special file there is refused first."""
     path = root / LOCK_FILE
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | _NOFOLLOW, 0o644)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise OutputRefused(f"'{path}' is a symbolic link; remove it") from None
-        raise
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise OutputRefused(f"'{path}' is a symbolic link; remove it")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OutputRefused(f"'{path}' is not a regular file; remove it")
+    lock = FileLock(path, timeout=0, mode=0o644)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OutputRefused(f"'{path}' is not a regular file; remove it")
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
+        lock.acquire()
+    except Timeout:
         raise OutputBusy(f"another duelkit command is writing to '{root}' right now; run this one again "
                          "when it has finished") from None
-    except BaseException:
-        os.close(fd)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link put there since the check
+            raise OutputRefused(f"'{path}' is a symbolic link; remove it") from None
         raise
-    return fd
+    return lock
 
 
 def recover(root: Path) -> None:
@@ -426,13 +452,57 @@ def _link_or_copy(source: Path, target: Path) -> None:
         _write_file(target, source.read_bytes())
 
 
+def write_file(path: Path, data: bytes) -> None:
+    """The one way duelkit writes a file: a new file (never over an existing one or through a link), its
+    bytes fsync'd before it counts as written."""
+    _write_file(path, data)
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """`path` replaced whole, or left as it was: the bytes are written and fsync'd under a hidden name in
+    the same folder, renamed over `path`, and the folder fsync'd; a failure leaves no hidden copy."""
+    folder = path.parent
+    staged = folder / f".{path.name}.duelkit-{secrets.token_hex(6)}.tmp"
+    try:
+        _write_file(staged, data)
+        os.replace(staged, path)
+    except BaseException:
+        if os.path.lexists(staged):
+            os.unlink(staged)  # a full disk leaves no hidden half-written file behind
+        raise
+    _sync_folder(folder)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder after renaming into it (a project moved into place, say)."""
+    _sync_folder(folder)
+
+
+def write_new_files(root: Path, files: Mapping[str, bytes]) -> None:
+    """Many new files under `root` (their sub-folders made), flushed to disk once at the end with `os.sync`
+    where the system has it (an fsync per file otherwise): a spreadsheet import writes 100,000 of them, and
+    an fsync each took minutes."""
+    once = hasattr(os, "sync")
+    for relative, data in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_bytes(path, data, sync=not once)
+    if once:
+        os.sync()
+
+
 def _write_file(path: Path, data: bytes) -> None:
+    _write_bytes(path, data, sync=True)
+
+
+def _write_bytes(path: Path, data: bytes, *, sync: bool) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | _NOFOLLOW, 0o644)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
         handle.flush()
         os.fchmod(handle.fileno(), 0o644)
-        os.fsync(handle.fileno())
+        if sync:
+            os.fsync(handle.fileno())
 
 
 def _set_aside(target: Path) -> Path | None:
@@ -444,6 +514,36 @@ def _set_aside(target: Path) -> Path | None:
     return aside
 
 
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_AT_FDCWD = -100
+
+
+def _exchange(staging: Path, target: Path) -> bool:
+    """Swap the new kit and the old one in one atomic step: Linux `renameat2(RENAME_EXCHANGE)` (glibc 2.28+),
+    called through ctypes as Python has no binding. False where there is none (another OS, an old C library,
+    a file system that refuses the flag): the caller then renames twice."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(_AT_FDCWD, os.fsencode(staging), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE) != 0:
+        code = ctypes.get_errno()
+        if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+            return False
+        raise OSError(code, os.strerror(code), str(target))
+    _sync_folder(target.parent)
+    return True
+
+
+@cache
+def _renameat2() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return None
+
+
 def _move_in(staging: Path, target: Path) -> None:
     os.rename(staging, target)
     _sync_folder(target.parent)
@@ -452,6 +552,9 @@ def _move_in(staging: Path, target: Path) -> None:
 def _discard(folder: Path | None) -> None:
     """Delete a folder duelkit wrote, its mark last: a kill halfway leaves it still marked as ours."""
     if folder is None:
+        return
+    if stat.S_ISLNK(os.lstat(folder).st_mode):  # swapped for a link since it was checked: only the link goes
+        os.unlink(folder)
         return
     for name in sorted(os.listdir(folder)):
         if name != MARK_FILE:
@@ -470,8 +573,12 @@ def _roll_back(staging: Path, aside: Path | None, target: Path) -> None:
 
 
 def _sync_folder(folder: Path) -> None:
-    """fsync a folder, so the renames and new names in it survive a power cut."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    """fsync a folder, so the renames and new names in it survive a power cut (where folders can be opened:
+    Windows has no O_DIRECTORY and flushes a folder's entries with its files)."""
+    directory = getattr(os, "O_DIRECTORY", None)
+    if directory is None:
+        return
+    fd = os.open(folder, os.O_RDONLY | directory | getattr(os, "O_CLOEXEC", 0))
     try:
         os.fsync(fd)
     finally:

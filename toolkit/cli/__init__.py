@@ -33,10 +33,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("odds", "exact battle outcome probabilities"),
     "board": ("board", "board tools"),
     "new": ("new", "create a one-theme starter project"),
-    "import": ("import_table", "convert a spreadsheet (CSV or XLSX) into a project of unit YAML"),
+    "import": ("import_table", "a spreadsheet (CSV or XLSX) into the project's YAML"),
     "export": ("export", "PNG per card, print-on-demand PDFs, Tabletop Simulator, the units as a sheet (csv, xlsx)"),
+    "preflight": ("preflight", "check a PDF as a print shop's preflight does (PDF/X-1a, boxes, colour, ink, "
+                  "type size, safe zone)"),
     "play": ("play", "play one game in the terminal (or random against random)"),
     "replay": ("replay", "re-check a game record and print the board"),
+    "serve": ("serve", "play and replay the games in the browser (a local web studio)"),
     "simulate": ("simulate", "self-play: win rates with Wilson intervals, first-player edge, what decided the games"),
 }
 
@@ -75,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=chosen or "")
     args = parser.parse_args(arguments)
     from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, resolve_project
-    from toolkit.problems import DuelkitError, UsageError
+    from toolkit.errors import DuelkitError, UsageError
 
     try:
         resolve_project(args)

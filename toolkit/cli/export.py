@@ -1,5 +1,5 @@
 """`duelkit export png|pod|tts|csv|xlsx`: the kit for other tools (PNG per card, print-on-demand PDFs per
-deck, Tabletop Simulator), and the unit database as a sheet (csv, xlsx) that `duelkit import` reads back.
+deck, Tabletop Simulator), and the project's data as a sheet (csv, xlsx) that `duelkit import` reads back.
 Each format is a subcommand with its own options.
 
 The sheet formats read the data as written (no validation needed: a database with rule problems is
@@ -26,6 +26,7 @@ from toolkit.cli.common import (
 from toolkit.game import SHEET_EXPORT
 from toolkit.problems import sorted_problems
 from toolkit.report import format_text, summary
+from toolkit.terminal import one_line, terminal_safe
 
 SHEET_FORMATS = ("csv", "xlsx")
 DEFAULT_DPI = 300
@@ -60,9 +61,14 @@ def dpi_value(text: str) -> int:
 
 
 def base_url(text: str) -> str:
-    if not re.match(r"^(https?|file)://[^\s\"'<>\\]+$", text):
+    """An address written into the Tabletop Simulator file: no space, quote, backslash or control character
+    (ESC, BEL, a line break, C1, bidirectional marks) can reach that file or the terminal."""
+    if not re.fullmatch(r"(https?|file)://[^\s\"'<>\\]+", text):
         raise argparse.ArgumentTypeError("--base-url must be an http://, https:// or file:// address "
                                          "without spaces or quotes")
+    if terminal_safe(text) != text:
+        raise argparse.ArgumentTypeError(f"--base-url {one_line(text)[:80]} holds a control character; an "
+                                         "address has none")
     return text if text.endswith("/") else text + "/"
 
 
@@ -73,31 +79,44 @@ def add_parser(commands: Any) -> None:
                           "duelkit export tts --base-url https://example.org/mygame/"])
     formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
     png = _format(formats, "png", "one PNG per card face and back, board, mat and token",
-                  ["duelkit export png", "duelkit export png mygame --dpi 600 --bleed 0.125in"])
+                  ["duelkit export png", "duelkit export png mygame --dpi 600 --bleed 0.125in",
+                   "duelkit export png --service thegamecrafter"])
     png.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI, help="resolution (default 300)")
     png.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
                      help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
+    _service_option(png, "cards at the service's pixel size, bleed and safe zone (sets --dpi and --bleed)")
     pod = _format(formats, "pod", "one print-on-demand PDF per deck, one card side per page",
-                  ["duelkit export pod", "duelkit export pod mygame --order back-front --cmyk"])
+                  ["duelkit export pod", "duelkit export pod mygame --order back-front --cmyk",
+                   "duelkit export pod --service drivethrucards"])
     pod.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
                      help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
     pod.add_argument("--order", choices=("front-back", "back-front"), default="front-back",
                      help="the two sides of each card in this order (default front-back)")
     pod.add_argument("--cmyk", action="store_true",
-                     help="CMYK colours (total ink at most 240%%) with a SWOP output intent")
+                     help="CMYK colours (total ink at most 240%%), PDF/X-1a:2003 with a SWOP output intent")
+    _service_option(pod, "cards at the service's size, bleed, safe zone and side order, as PDF/X-1a:2003 "
+                         "(sets --bleed, --order and --cmyk)")
     tts = _format(formats, "tts", "Tabletop Simulator deck sheets, images and a saved object",
                   ["duelkit export tts", "duelkit export tts mygame --base-url https://example.org/mygame/"])
     tts.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI,
                      help="resolution (default 300; lowered where a sheet would exceed 4096 px)")
     tts.add_argument("--base-url", type=base_url, metavar="URL",
                      help="where you will upload the images (default: file: addresses of the output folder)")
-    for sheet_format, what in (("csv", "a CSV file (UTF-8)"), ("xlsx", "an Excel workbook")):
-        sheet = _format(formats, sheet_format, f"the unit database as {what}, one row per segment, that "
-                        "`duelkit import` reads back", [f"duelkit export {sheet_format}",
-                                                        f"duelkit export {sheet_format} mygame --columns name=Figure"])
+    for sheet_format, what in (("csv", "a folder of CSV files (UTF-8), one per table"),
+                               ("xlsx", "an Excel workbook, a sheet per table")):
+        examples = [f"duelkit export {sheet_format}", f"duelkit export {sheet_format} mygame --columns name=Figure"]
+        sheet = _format(formats, sheet_format, f"the project's units, squads, modules and words as {what}, "
+                        "that `duelkit import` reads back", examples)
         sheet.add_argument("--columns", default="", metavar="MAP",
-                           help="header names by field, as for `duelkit import` (default: the import's usual "
-                                "headers)")
+                           help="other names for the units table's columns, e.g. name=Figure,mp=MP (give `duelkit "
+                                "import` the same; default: each field's path, such as board_effect.kind)")
+
+
+def _service_option(command: argparse.ArgumentParser, what: str) -> None:
+    from toolkit.export.services import SERVICES
+
+    command.add_argument("--service", choices=sorted(SERVICES), metavar="SERVICE",
+                         help=f"a print-on-demand preset ({', '.join(sorted(SERVICES))}): {what}")
 
 
 def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> argparse.ArgumentParser:
@@ -162,16 +181,27 @@ def _run_sheet(args: argparse.Namespace) -> int:
 def _files(args: argparse.Namespace, export: Any, title: str, game_id: str,
            target: Path) -> tuple[dict[str, bytes], str, list[str]]:
     """The files of one game's export, a summary of them, and notes for standard error."""
+    service = None
+    if getattr(args, "service", None):
+        from toolkit.export.services import service_named
+
+        service = service_named(args.service)
     if args.format == "png":
         from toolkit.export.png import png_files
+        from toolkit.export.pod import fit_notes
 
-        files = png_files(export, args.dpi, args.bleed)
+        files = png_files(export, args.dpi, args.bleed, service)
+        if service is not None:
+            return files, f"{len(files)} PNG images for {service.name} ({service.dpi} DPI)", fit_notes(export, service)
         return files, f"{len(files)} PNG images ({args.dpi} DPI, {args.bleed:g} mm bleed)", []
     if args.format == "pod":
-        from toolkit.export.pod import pod_files
+        from toolkit.export.pod import fit_notes, pod_files
 
-        files = pod_files(export, title, args.bleed, args.order, args.cmyk)
-        colour = "CMYK" if args.cmyk else "RGB"
+        files = pod_files(export, title, args.bleed, args.order, args.cmyk, service)
+        if service is not None:
+            return files, (f"{len(files)} deck PDFs for {service.name} ({service.order}, PDF/X-1a:2003, CMYK)"
+                           ), fit_notes(export, service)
+        colour = "CMYK, PDF/X-1a:2003" if args.cmyk else "RGB"
         return files, f"{len(files)} deck PDFs ({args.order}, {args.bleed:g} mm bleed, {colour})", []
     from toolkit.export.tts import tts_files
 

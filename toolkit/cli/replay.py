@@ -9,9 +9,10 @@ from typing import Any
 
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, EXIT_PROBLEMS, add_command, err, out, resolve_project
 from toolkit.cli.play import find_squads
-from toolkit.problems import DuelkitError, UsageError
+from toolkit.errors import DuelkitError, UsageError
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a 300-turn game is about 100 KB; anything far larger is not a record
+MAX_HEADER_CHARS = 100_000  # a record's first line is a few hundred characters
 
 
 def add_parser(commands: Any) -> None:
@@ -39,7 +40,11 @@ def _read(path: Path) -> str:
 
 def _header(path: Path, text: str) -> tuple[list[str], str | None]:
     """The squads and data folder the record's first line names."""
-    first = text.split("\n", 1)[0]
+    end = text.find("\n", 0, MAX_HEADER_CHARS + 1)
+    first = text[:MAX_HEADER_CHARS + 1] if end < 0 else text[:end]
+    if len(first) > MAX_HEADER_CHARS:
+        raise DuelkitError(f"{path}: line 1: longer than {MAX_HEADER_CHARS:,} characters; a game record starts "
+                           "with its JSON header of a few hundred")
     try:
         header = json.loads(first)
     except (ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep

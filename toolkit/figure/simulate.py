@@ -1,7 +1,7 @@
 """`duelkit simulate`, driven from outside: one match or a round robin, summaries, and the playtest files.
 
 The command line owns the terminal (it prints the lines and the progress bar); this module owns the
-games: it checks the request, compiles the Game, has `sim.pool` play the pairs, stops at the fixed
+games: it checks the request, compiles the GameTables, has `sim.pool` play the pairs, stops at the fixed
 checkpoints of `--until-ci`, and builds the summary and, on request, the files for `--out`.
 """
 
@@ -11,20 +11,21 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.bots import make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import build_game
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.engine.tables import Game
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest_interval
 from toolkit.figure.sim.verdict import baseline_lines, baseline_report, ladder_lines, ladder_verdict, warnings
 from toolkit.game import SimulateRequest, SimulateResult
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
+from toolkit.whole_numbers import NumberError, read_whole
 
 if TYPE_CHECKING:
     from toolkit.figure.sim.impact import BoardBalance
@@ -43,8 +44,11 @@ def parse_rules(pairs: tuple[str, ...]) -> Rules:
         value: Any = text
         if text in ("true", "false"):
             value = text == "true"
-        elif text.isdigit():
-            value = int(text)
+        elif text[:1].isdigit():  # meant as a number: 0-9 only, at most MAX_DIGITS of them
+            try:
+                value = read_whole(text)
+            except NumberError as exc:
+                raise UsageError(f"--rules {safe(name, 40)}: {exc}") from None
         values[name.strip()] = value
     try:
         return Rules.from_dict(values)
@@ -99,7 +103,7 @@ def simulate(database: Database, request: SimulateRequest, progress: Callable[[i
 
         files = {"playtest.pdf": playtest_pdf(database, [summary]), "games.csv": games_csv(game, results).encode()}
         files |= _records(results)
-        result.files[f"{game.squad_ids[0]}-vs-{game.squad_ids[1]}"] = files
+        result.files[output_folder_name(database, request.squads)] = files
     return result
 
 
@@ -136,14 +140,19 @@ def _ladder(database: Database, request: SimulateRequest, rules: Rules,
     return SimulateResult(summary, ladder_lines(summary))
 
 
-def _compile(database: Database, squad_a: str, squad_b: str, rules: Rules) -> Game:
+def output_folder_name(database: Database, squads: tuple[str, str] | None) -> str:
+    """The folder `simulate --out` writes a match (or the round robin, squads None) into."""
+    return f"{database.theme.id}-round-robin" if squads is None else f"{squads[0]}-vs-{squads[1]}"
+
+
+def _compile(database: Database, squad_a: str, squad_b: str, rules: Rules) -> GameTables:
     try:
         return build_game(squad_a, squad_b, database, rules)
     except SetupError as exc:
         raise DuelkitError(str(exc)) from None
 
 
-def _match(game: Game, request: SimulateRequest, advance: Callable[[int], None]) -> tuple[dict[str, Any],
+def _match(game: GameTables, request: SimulateRequest, advance: Callable[[int], None]) -> tuple[dict[str, Any],
                                                                                        list[GameResult]]:
     """Play the games (all at once, or checkpoint by checkpoint under --until-ci) and summarise them."""
     def tasks(first_pair: int, last_pair: int) -> list[PairTask]:
@@ -232,7 +241,7 @@ def _round_robin(database: Database, request: SimulateRequest, rules: Rules,
 
         files["playtest.pdf"] = playtest_pdf(database, matches, round_robin=(squads, matrix))
         files["games.csv"] = "".join(csv_parts).encode()
-        result.files[f"{database.theme.id}-round-robin"] = files
+        result.files[output_folder_name(database, None)] = files
     return result
 
 

@@ -1,4 +1,4 @@
-"""Game records as JSON lines, and replay that re-checks every line against the engine.
+"""GameTables records as JSON lines, and replay that re-checks every line against the engine.
 
 Line 1 is the header: game, theme, where the data came from and a hash of it, the squads, the rules
 switches, seed, players and who moved first. Then one line per action (`{"turn", "player",
@@ -9,10 +9,13 @@ final state hash. Units are named by their slot label ("A:sq-7"), nodes by name,
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.errors import DuelkitError
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -30,10 +33,8 @@ from toolkit.figure.engine.actions import (
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
 from toolkit.figure.engine.state import CHANCE, SPIN_REASONS, GameState
-from toolkit.figure.engine.tables import Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import GameTables
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
 # 2: re-spin modules are committed in the Module Phase (a version 1 record re-spun without that), results
@@ -101,11 +102,11 @@ def action_from_json(state: GameState, data: Any) -> Action:
     return Action(MODULE, _module_index(game, side, data.get("module")), slots[0], slots[1])
 
 
-def _labeller(game: Game) -> Callable[[int], str]:
+def _labeller(game: GameTables) -> Callable[[int], str]:
     return lambda slot: game.slots[slot].label
 
 
-def _slot_finder(game: Game) -> Callable[[object], int]:
+def _slot_finder(game: GameTables) -> Callable[[object], int]:
     labels = {slot.label: slot.index for slot in game.slots}
 
     def find(label: object) -> int:
@@ -115,13 +116,13 @@ def _slot_finder(game: Game) -> Callable[[object], int]:
     return find
 
 
-def _node(game: Game, name: Any) -> int:
+def _node(game: GameTables, name: Any) -> int:
     if not isinstance(name, str) or name not in game.node_index:
         raise RecordError(f"no node {safe(repr(name), 60)} on the board")
     return game.node_index[name]
 
 
-def _module_index(game: Game, side: int, module_id: Any) -> int:
+def _module_index(game: GameTables, side: int, module_id: Any) -> int:
     ids = [m.id for m in game.modules[side]]
     if module_id not in ids:
         raise RecordError(f"side {PLAYERS[side].value} has no module {safe(repr(module_id), 60)}")
@@ -160,7 +161,7 @@ class Recorder:
         return "".join(json.dumps(row, ensure_ascii=True, separators=(", ", ": ")) + "\n" for row in rows)
 
 
-def make_header(game: Game, *, data: str | None, seed: int | None, players: list[str], first: Player,
+def make_header(game: GameTables, *, data: str | None, seed: int | None, players: list[str], first: Player,
                 ) -> dict[str, Any]:
     return {
         "record": RECORD_KIND, "version": RECORD_VERSION, "game": GAME_ID, "theme": game.theme.id,
@@ -181,32 +182,55 @@ def result_json(state: GameState) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Record:
+    """A record's header, checked, and its text: the lines after the header are parsed one at a time by
+    `rows()` as the replay reaches them, so a file of millions of short lines costs no more memory than its
+    text (the replay stops at the first line that does not fit the game)."""
+
     header: dict[str, Any]
-    lines: list[tuple[int, dict[str, Any]]]  # (line number, parsed line) after the header
+    text: str = field(repr=False)
+    start: int = 0  # where the line after the header starts in `text`
+    start_line: int = 2
+
+    def rows(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, parsed line) for every line after the header that is not blank; RecordError at the
+        first line that is not a JSON object (or longer than MAX_LINE_CHARS)."""
+        number, position = self.start_line - 1, self.start  # the line `position` is on
+        for match in _LINE.finditer(self.text, position):
+            number += self.text.count("\n", position, match.start())
+            position = match.start()
+            if match.group().strip():
+                yield number, _parse_line(number, match.group())
+
+
+_LINE = re.compile(r"[^\n]+")  # a line that is not empty; the line breaks between are counted, not split
+
+
+def _parse_line(number: int, line: str) -> dict[str, Any]:
+    if len(line) > MAX_LINE_CHARS:
+        raise RecordError(f"line {number}: longer than {MAX_LINE_CHARS:,} characters; no line of a game record is")
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError) as exc:  # ValueError: also an integer of over 4,300 digits
+        raise RecordError(f"line {number}: not JSON ({safe(str(exc), 100)})") from None
+    if not isinstance(row, dict):
+        raise RecordError(f"line {number}: expected a JSON object")
+    return row
 
 
 def parse_record(text: str) -> Record:
-    """JSON lines with a header; RecordError names the first line that is not."""
+    """The header of a JSON-lines record, checked; RecordError names the line that is wrong. The other
+    lines are read by `Record.rows()`."""
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is larger than {MAX_RECORD_BYTES // 1_000_000} MB")
-    rows: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        if len(line) > MAX_LINE_CHARS:
-            raise RecordError(f"line {number}: longer than {MAX_LINE_CHARS} characters")
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError) as exc:  # ValueError: also an integer of over 4,300 digits
-            raise RecordError(f"line {number}: not JSON ({safe(str(exc), 100)})") from None
-        if not isinstance(row, dict):
-            raise RecordError(f"line {number}: expected a JSON object")
-        rows.append((number, row))
-    if not rows:
+    match = _LINE.search(text)
+    while match is not None and not match.group().strip():
+        match = _LINE.search(text, match.end())
+    if match is None:
         raise RecordError("the record is empty")
-    number, header = rows[0]
+    number = text.count("\n", 0, match.start()) + 1
+    header = _parse_line(number, match.group())
     _check_header(number, header)
-    return Record(header, rows[1:])
+    return Record(header, text, match.end(), number + 1)
 
 
 def _check_header(number: int, header: dict[str, Any]) -> None:
@@ -230,7 +254,7 @@ def record_rules(record: Record) -> Rules:
     try:
         return Rules.from_dict(record.header["rules"])
     except (RulesError, TypeError) as exc:
-        raise RecordError(f"line 1: {exc}") from None
+        raise RecordError(f"line {record.start_line - 1}: {safe(str(exc), 300)}") from None
 
 
 @dataclass
@@ -248,14 +272,14 @@ class Replay:
     result_matches: bool | None = None  # None: the record has no result line
 
 
-def replay(record: Record, game: Game, until_turn: int | None = None) -> Replay:
+def replay(record: Record, game: GameTables, until_turn: int | None = None) -> Replay:
     """Re-play every line against `legal_actions` / `chance_outcomes`; stop at the first divergence."""
     state = GameState.initial(game, Player(record.header["first"]))
     result = Replay(state, 0)
-    for number, row in record.lines:
+    for number, row in record.rows():
         if until_turn is not None and result.at_turn is None and state.turn + 1 >= until_turn:
             result.at_turn = state.clone()
-        problem = _replay_line(state, row)
+        problem = replay_line(state, row)
         if problem == "result":
             expected = row["result"]
             result.result_matches = isinstance(expected, dict) and expected == result_json(state)
@@ -272,7 +296,7 @@ def replay(record: Record, game: Game, until_turn: int | None = None) -> Replay:
     return result
 
 
-def _replay_line(state: GameState, row: dict[str, Any]) -> str | None:
+def replay_line(state: GameState, row: dict[str, Any]) -> str | None:
     """None when the line replays; "result" for the closing line; otherwise what is wrong with it."""
     if "result" in row:
         return "result"
@@ -301,7 +325,7 @@ def _replay_spin(state: GameState, spin: object) -> str | None:
     try:
         state.apply(spin["segment"])
     except IllegalAction:
-        return f"segment {spin['segment']} is not an outcome of this spin"
+        return f"segment {safe(str(spin['segment']), 20)} is not an outcome of this spin"
     return None
 
 

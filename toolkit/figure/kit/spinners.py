@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from toolkit.figure.kit.colors import SEGMENT
+from toolkit.figure import constants
+from toolkit.figure.kit.colors import LEGEND_ORDER, SEGMENT
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
-from toolkit.figure.rules.disk import DISK_TOTAL, range_label, ranges
+from toolkit.figure.rules.disk import range_label, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
@@ -25,19 +26,21 @@ from toolkit.render.textfit import fit_line, fit_text, text_lines
 
 DIAMETER = 80.0  # preferred; a little smaller when that gets six discs on a page
 MIN_SIX_UP = 76.0  # below this, a page holds four 80 mm discs instead
-CUT_GAP = 1.5  # the dashed cut circle lies this far outside the disc
+CUT_GAP = 3.6  # the dashed cut circle lies this far outside the disc: the unit's name runs in between
+NAME_SIZE, NAME_MIN = 7.0, 5.0  # pt, the name along the bottom of the disc
+NAME_ARC = 160.0  # degrees of the bottom arc the name may take
 HUB_R = 6.5
 MARGIN = 7.0
 HEADER_H = 20.0
-NAME_H = 6.5  # room under the cut circle for the unit name
+NAME_H = 0.0  # the name sits inside the cut circle, so nothing under it
 ROW_GAP = 1.5
 CUT_STYLE = Style(stroke="#555555", width=0.25, dash=(2.0, 1.2))
-LEGEND_ORDER = (Color.WHITE, Color.GOLD, Color.PURPLE, Color.BLUE, Color.RED)
 
 
 def wedge_angles(unit: Unit) -> list[tuple[float, float]]:
     """(start, extent) in degrees clockwise from 12 o'clock, one per segment, from the 1-96 ranges."""
-    return [((low - 1) * 360 / DISK_TOTAL, (high - low + 1) * 360 / DISK_TOTAL) for low, high in ranges(unit.disk)]
+    total = constants.DISK_TOTAL
+    return [((low - 1) * 360 / total, (high - low + 1) * 360 / total) for low, high in ranges(unit.disk)]
 
 
 def _polar(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
@@ -110,16 +113,40 @@ def _wedge_label(move: str, color: Color, low: int, high: int, start: float, ext
     return Group(tuple(items), rotate=mid + (180 if flip else 0)), name.overflow
 
 
+def arc_name(name: str, cx: float, cy: float, radius: float) -> tuple[list[Shape], bool]:
+    """The unit's name along the bottom of the disc, between the disc and its cut circle, upright and
+    reading left to right (each letter turned to the arc), so a cut-out spinner still says whose it is.
+    Returns the letters and whether the name had to be cut short."""
+    size = NAME_SIZE
+    cap = size * PT_TO_MM * 0.72
+    base = radius + 0.6 + cap  # the baseline's radius: letters stand on it, tops towards the centre
+    room = math.radians(NAME_ARC) * base
+    while text_width(name, "bold", size) > room and size > NAME_MIN:
+        size = max(NAME_MIN, size - 0.5)
+    fitted = fit_line(name, room, "bold", size, size)
+    shown = fitted.lines[0]
+    widths = [text_width(ch, "bold", size) for ch in shown]
+    total = math.degrees(sum(widths) / base)
+    angle = 180 + total / 2  # the left end; angles clockwise from 12 o'clock
+    letters: list[Shape] = []
+    for ch, width in zip(shown, widths, strict=True):
+        middle = angle - math.degrees(width / 2 / base)
+        x, y = _polar(cx, cy, base, middle)
+        letters.append(Group((Text(0, 0, ch, size, "bold", INK, "middle"),), dx=x, dy=y, rotate=middle - 180))
+        angle -= math.degrees(width / base)
+    return letters, fitted.overflow
+
+
 def spinner_cell(unit: Unit, x: float, y: float, width: float,
                  radius: float = DIAMETER / 2) -> tuple[list[Shape], list[tuple[str, str]]]:
-    """One cell: the disc at the top, the unit name under it; (x, y) is the cell's top-left."""
+    """One cell: the disc, its name inside the cut circle along the bottom; (x, y) is the cell's top-left."""
     cx = x + width / 2
     cy = y + radius + CUT_GAP
     items, cut = disc(unit, cx, cy, radius)
-    name = fit_line(unit.name, width - 4, "bold", 9, 6)
-    if name.overflow:
+    letters, overflow = arc_name(unit.name, cx, cy, radius)
+    if overflow:
         cut.append(("name", unit.name))
-    items.append(Text(cx, cy + radius + CUT_GAP + 4.6, name.lines[0], name.size, "bold", INK, "middle"))
+    items += letters
     return items, cut
 
 
@@ -186,7 +213,7 @@ def _header(theme: Theme, width: float, sheet: int, sheets: int) -> list[Shape]:
     items.append(Text(width - MARGIN, top + 4.6, meta.lines[0], meta.size, "regular", MUTED, "end"))
     how = ("Cut on the dashed circles. To spin, stand a pencil point on the centre mark through the loop of a "
            "paperclip and flick the clip: the wedge under its tip is the result. Numbers are the "
-           f"1-{DISK_TOTAL} ranges, for the d10 table.")
+           f"1-{constants.DISK_TOTAL} ranges, for the d10 table.")
     fitted = fit_text(how, inner, 5.8, "regular", 7, 5)
     items += text_lines(fitted, MARGIN, top + 6.4, "regular", MUTED)
     # Legend: colour, letter and the theme's name for the colour.

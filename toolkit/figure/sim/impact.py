@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from toolkit.figure.analysis.balance import balance, playable
 from toolkit.figure.database import Database
 from toolkit.figure.engine import Rules, build_game
-from toolkit.figure.engine.tables import Game
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.model import Squad
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.sim.games import GameResult, PairTask
@@ -57,7 +57,7 @@ class BoardBalance:
     baseline: list[dict] = field(default_factory=list)  # per match: the paired change against --baseline
 
 
-def _ladder(game: Game, play: Callable[[Squad, Squad, tuple[str, str]], list[GameResult]], a: Squad, b: Squad,
+def _ladder(game: GameTables, play: Callable[[Squad, Squad, tuple[str, str]], list[GameResult]], a: Squad, b: Squad,
             ladder: tuple[str, ...], seed: int, games: int) -> dict:
     """One match at each rung of the ladder, and its verdict."""
     rungs = []

@@ -2,7 +2,7 @@
 cluster (`--cluster auto|ADDRESS`, the optional extra `duelkit[cluster]`).
 
 Every pair is a pure function of its task, and results are put back in pair order, so the three give
-the same results for the same seed. The compiled Game goes to each worker once (pool initializer, or
+the same results for the same seed. The compiled GameTables goes to each worker once (pool initializer, or
 `ray.put`), not with every task.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
-from toolkit.figure.engine.tables import Game
+from toolkit.errors import DuelkitError, UsageError
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult, PairTask, play_pair
-from toolkit.problems import DuelkitError, UsageError
 
 Progress = Callable[[int], None]  # called with the number of games just finished
 MAX_JOBS = 256
@@ -26,7 +26,7 @@ class ClusterError(DuelkitError):
     """Ray is missing, or the cluster cannot be reached."""
 
 
-def play_pairs(game: Game, tasks: Sequence[PairTask], jobs: int = 1, cluster: str | None = None,
+def play_pairs(game: GameTables, tasks: Sequence[PairTask], jobs: int = 1, cluster: str | None = None,
                progress: Progress | None = None) -> list[GameResult]:
     """Both games of every task, in task order."""
     if not 1 <= jobs <= MAX_JOBS:
@@ -43,10 +43,10 @@ def play_pairs(game: Game, tasks: Sequence[PairTask], jobs: int = 1, cluster: st
     return _in_pool(game, tasks, jobs, progress)
 
 
-_WORKER_GAME: Game | None = None
+_WORKER_GAME: GameTables | None = None
 
 
-def _init_worker(game: Game) -> None:
+def _init_worker(game: GameTables) -> None:
     global _WORKER_GAME
     _WORKER_GAME = game
 
@@ -56,7 +56,7 @@ def _worker_pair(task: PairTask) -> tuple[GameResult, GameResult]:
     return play_pair(_WORKER_GAME, task)
 
 
-def _in_pool(game: Game, tasks: Sequence[PairTask], jobs: int, progress: Progress | None) -> list[GameResult]:
+def _in_pool(game: GameTables, tasks: Sequence[PairTask], jobs: int, progress: Progress | None) -> list[GameResult]:
     done: dict[int, tuple[GameResult, GameResult]] = {}
     with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_init_worker,
                              initargs=(game,)) as pool:
@@ -79,7 +79,7 @@ def _in_pool(game: Game, tasks: Sequence[PairTask], jobs: int, progress: Progres
     return [result for position in range(len(tasks)) for result in done[position]]
 
 
-def _on_ray(game: Game, tasks: Sequence[PairTask], address: str, progress: Progress | None) -> list[GameResult]:
+def _on_ray(game: GameTables, tasks: Sequence[PairTask], address: str, progress: Progress | None) -> list[GameResult]:
     try:
         import ray
     except ImportError:
@@ -113,5 +113,5 @@ def _on_ray(game: Game, tasks: Sequence[PairTask], address: str, progress: Progr
             ray.shutdown()
 
 
-def _ray_pair(game: Game, task: PairTask) -> tuple[GameResult, GameResult]:
+def _ray_pair(game: GameTables, task: PairTask) -> tuple[GameResult, GameResult]:
     return play_pair(game, task)

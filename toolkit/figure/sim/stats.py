@@ -8,16 +8,15 @@ rate add up to one.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from toolkit.csvsafe import csv_text
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
-from toolkit.figure.engine.tables import Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult
 from toolkit.figure.sim.metrics import designer_metrics, metrics_line
 from toolkit.players import PLAYERS
@@ -45,7 +44,7 @@ def widest_interval(results: Sequence[GameResult]) -> float:
     return max(high - low for low, high in (wilson(sum(1 for r in results if r.winner == side), n) for side in (0, 1)))
 
 
-def summarize(game: Game, results: Sequence[GameResult], players: tuple[str, str], seed: int) -> dict[str, Any]:
+def summarize(game: GameTables, results: Sequence[GameResult], players: tuple[str, str], seed: int) -> dict[str, Any]:
     n = len(results)
     wins = [sum(1 for r in results if r.winner == side) for side in (0, 1)]
     draws = n - wins[0] - wins[1]
@@ -98,7 +97,7 @@ def _lengths(turns: list[int]) -> dict[str, Any]:
     return {"min": low, "median": statistics.median(turns), "max": high, "histogram": bins}
 
 
-def _units(game: Game, results: Sequence[GameResult], side: int) -> list[dict[str, Any]]:
+def _units(game: GameTables, results: Sequence[GameResult], side: int) -> list[dict[str, Any]]:
     n = max(len(results), 1)
     rows = []
     for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
@@ -109,7 +108,7 @@ def _units(game: Game, results: Sequence[GameResult], side: int) -> list[dict[st
     return rows
 
 
-def _modules(game: Game, results: Sequence[GameResult], side: int) -> dict[str, int]:
+def _modules(game: GameTables, results: Sequence[GameResult], side: int) -> dict[str, int]:
     """Each module of the squad: in how many games it was spent."""
     return {module.id: sum(1 for r in results if r.modules_used[side] >> index & 1)
             for index, module in enumerate(game.modules[side])}
@@ -151,31 +150,17 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
-def games_csv(game: Game, results: Sequence[GameResult]) -> str:
-    """One row per game; a cell a spreadsheet would run as a formula is prefixed with an apostrophe."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "pair", "squad_a", "squad_b", "first", "winner", "reason", "turns", "knockouts_a",
-                     "knockouts_b", "deactivations_a", "deactivations_b", "modules_a", "modules_b"])
+def games_csv(game: GameTables, results: Sequence[GameResult]) -> str:
+    """One row per game; every cell passes `toolkit.csvsafe` (a formula-like text gets an apostrophe)."""
+    rows: list[list[object]] = [["game", "pair", "squad_a", "squad_b", "first", "winner", "reason", "turns",
+                                 "knockouts_a", "knockouts_b", "deactivations_a", "deactivations_b", "modules_a",
+                                 "modules_b"]]
     names = game.squad_ids
     for r in results:
         winner = "draw" if r.winner < 0 else names[r.winner]
         used = [";".join(m.id for i, m in enumerate(game.modules[side]) if r.modules_used[side] >> i & 1)
                 for side in (0, 1)]
-        row = [r.index + 1, r.index // 2 + 1, names[0], names[1], names[r.first], winner, r.reason, r.turns,
-               sum(r.knockouts[:SQUAD_UNITS]), sum(r.knockouts[SQUAD_UNITS:]),
-               sum(r.deactivations[:SQUAD_UNITS]), sum(r.deactivations[SQUAD_UNITS:]), used[0], used[1]]
-        writer.writerow([neutralise(str(cell)) for cell in row])
-    return out.getvalue()
-
-
-def neutralise(cell: str) -> str:
-    """Spreadsheets run a text cell starting with = + - @ (or a tab or carriage return) as a formula; a
-    plain number such as -0.25 is left alone."""
-    if cell[:1] not in ("=", "+", "-", "@", "\t", "\r"):
-        return cell
-    try:
-        float(cell)
-    except ValueError:
-        return "'" + cell
-    return cell if cell.strip() == cell else "'" + cell
+        rows.append([r.index + 1, r.index // 2 + 1, names[0], names[1], names[r.first], winner, r.reason, r.turns,
+                     sum(r.knockouts[:SQUAD_UNITS]), sum(r.knockouts[SQUAD_UNITS:]),
+                     sum(r.deactivations[:SQUAD_UNITS]), sum(r.deactivations[SQUAD_UNITS:]), used[0], used[1]])
+    return csv_text(rows)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from toolkit.kit.art import covering, framed
+from toolkit.kit.art import fitted, framed
 from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import Spot
@@ -67,7 +67,7 @@ def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, m
 
     A project's `look` (`back:` in duelkit.yaml): its words replace the game's name; its colour fills the
     shared backs (an action back keeps its player's colour, the only way to tell the two decks apart); its
-    picture covers the card to its bleed (as on the figure games' backs), an action back keeping its
+    picture is fitted whole on the card's colour (as on the figure games' backs), an action back keeping its
     player's letter medallion. Ink saver keeps to the outline design."""
     w, h = CARD_W, CARD_H
     if look is not None:
@@ -107,10 +107,10 @@ def _ink_on(fill: str) -> str:
 
 
 def _picture_action_back(picture: Art, kind: str, side: PlayerLook) -> list[Shape]:
-    """The project's picture to the bleed, with the player's letter in a medallion of the player's colour."""
+    """The project's picture fitted whole on the player's colour, with the player's letter in a medallion."""
     w, h = CARD_W, CARD_H
     cx, cy, r = w / 2, h / 2, w * 0.22
-    items = covering(picture, -BLEED, -BLEED, w + 2 * BLEED, h + 2 * BLEED)
+    items = fitted(picture, 0, 0, w, h, side.fill, bleed=BLEED)
     items += [Circle(cx, cy, r, filled(side.fill, side.ink, 0.6)),
               Text(cx, cy + 2.5, side.key, 26, "bold", side.ink, "middle"),
               Text(cx, cy + r * 0.66, kind.upper(), 5, "condensed-bold", side.ink, "middle")]
@@ -121,7 +121,9 @@ def _picture_action_back(picture: Art, kind: str, side: PlayerLook) -> list[Shap
 
 
 @dataclass(frozen=True)
-class Action:
+class ActionCard:
+    """One printed action card (its words); the action itself is the rules' `state.Action`."""
+
     key: str
     name: str
     category: str  # Combat / Movement / Insight
@@ -131,10 +133,10 @@ class Action:
     warning: str = ""
 
 
-def actions() -> tuple[Action, ...]:
+def actions() -> tuple[ActionCard, ...]:
     """The five action cards; every number comes from the constants block."""
     return (
-        Action("attack", "Attack", "Combat", ("Strength", "+ bonuses"),
+        ActionCard("attack", "Attack", "Combat", ("Strength", "+ bonuses"),
                "Strike, at Sword Range or Close Combat (the range after movement). "
                f"Attack Total = Strength + technique bonuses + position bonuses (Advance "
                f"{signed(constants.ADVANCE_ATTACK_BONUS)}, "
@@ -142,12 +144,12 @@ def actions() -> tuple[Action, ...]:
                f"Defense Total, "
                "at least 0.",
                "Alone, or with Advance or Retreat."),
-        Action("defend", "Defend", "Combat", ("Defense", "+ bonuses"),
+        ActionCard("defend", "Defend", "Combat", ("Defense", "+ bonuses"),
                "Guard, at Sword Range or Close Combat (the range after movement). "
                "Defense Total = Defense + technique bonuses + position bonuses "
                f"(Retreat {signed(constants.RETREAT_DEFENSE_BONUS)}). It is taken off the attacker's Attack Total.",
                "Alone, or with Advance or Retreat."),
-        Action("advance", "Advance", "Movement",
+        ActionCard("advance", "Advance", "Movement",
                (f"{signed(move_change(Move.ADVANCE, 'momentum'))} Momentum",
                 f"{signed(move_change(Move.ADVANCE, 'balance'))} Balance",
                 f"{signed(constants.ADVANCE_ATTACK_BONUS)} Attack"),
@@ -155,7 +157,7 @@ def actions() -> tuple[Action, ...]:
                f"{signed(constants.ADVANCE_ATTACK_BONUS)} to your Attack Total this turn.",
                f"Alone, or with a Combat card or Insight. No movement card: Stay Put, "
                f"{signed(move_change(Move.STAY, 'balance'))} Balance."),
-        Action("retreat", "Retreat", "Movement",
+        ActionCard("retreat", "Retreat", "Movement",
                (f"{signed(move_change(Move.RETREAT, 'momentum'))} Momentum",
                 f"{signed(constants.RETREAT_DEFENSE_BONUS)} Defense"),
                "Step back: the range opens unless the opponent advances (see the range table). "
@@ -163,7 +165,7 @@ def actions() -> tuple[Action, ...]:
                f"Alone, or with a Combat card or Insight. No movement card: Stay Put, "
                f"{signed(move_change(Move.STAY, 'balance'))} Balance.",
                warning=f"Loses the duel from turn {constants.HONOR_TURN} (dishonor). Both retreat: draw."),
-        Action("insight", "Insight", "Insight", ("Reveal 1", "Cannot defend"),
+        ActionCard("insight", "Insight", "Insight", ("Reveal 1", "Cannot defend"),
                "Learn one hidden element: the opponent's Speed, Strength or Defense (known for the rest of the "
                "duel), or their current technique if they Attack or Defend. You cannot defend this turn: an attack "
                "in range deals its full Attack Total (no Defense).",
@@ -194,7 +196,7 @@ def _chips(labels: tuple[str, ...], y: float, fill: str, stroke: str, ink: str, 
     return items
 
 
-def action_front(side: PlayerLook, action: Action, cuts: Cuts) -> list[Shape]:
+def action_front(side: PlayerLook, action: ActionCard, cuts: Cuts) -> list[Shape]:
     w, h = CARD_W, CARD_H
     where = f"action card '{action.name}' ({side.name})"
     items: list[Shape] = card_face(w, h, fill=FACE, frame=side.fill)
