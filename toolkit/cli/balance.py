@@ -21,6 +21,7 @@ from toolkit.cli.simulate import LADDER, ProgressBar
 from toolkit.errors import UsageError
 from toolkit.game import SimulateRequest
 from toolkit.registry import discover
+from toolkit.terminal import one_line
 
 # the options of the board-level section; None on the command line means "not given"
 BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1,
@@ -78,13 +79,11 @@ def _with_baseline(board: SimulateRequest | None, game_id: str) -> SimulateReque
     """The board request with the baseline project's data of this game (None when it has none)."""
     if board is None or board.baseline_name == "":
         return board
-    from toolkit.figure.engine.render_text import safe
-
     found, _ = discover(Path(board.baseline_name))
     for game, where in found:
         if game.id == game_id:
-            return replace(board, baseline=game.load(where), baseline_name=safe(board.baseline_name, 80))
-    raise UsageError(f"--baseline {safe(board.baseline_name, 80)} has no {game_id} data")
+            return replace(board, baseline=game.load(where), baseline_name=one_line(board.baseline_name)[:80])
+    raise UsageError(f"--baseline {one_line(board.baseline_name)[:80]} has no {game_id} data")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from toolkit.cli.play import find_squads
 from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
 from toolkit.registry import discover
+from toolkit.terminal import one_line
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 10_000  # --until-ci without --games stops here at the latest
@@ -127,10 +128,8 @@ def _baseline(args: argparse.Namespace, squads: tuple[str, str] | None) -> tuple
         return None, ""
     if squads is None:
         raise UsageError("--baseline compares one match: name SQUAD_A SQUAD_B")
-    from toolkit.figure.engine.render_text import safe
-
     _, baseline = find_squads(args.baseline, list(squads), "simulate")
-    return baseline, safe(str(args.baseline), 80)
+    return baseline, one_line(str(args.baseline))[:80]
 
 
 def run(args: argparse.Namespace) -> int:
