@@ -16,7 +16,7 @@ import time
 
 from toolkit.figure.database import Database, find_datasets, load_database
 from toolkit.figure.engine import CHANCE, GameState, build_game
-from toolkit.figure.engine.play import play_out, random_player, sample_outcome
+from toolkit.figure.engine.play import play_out, random_bot, sample_outcome
 from toolkit.figure.engine.tables import Game
 from toolkit.players import PLAYERS, Player
 
@@ -29,7 +29,7 @@ def mid_game(game: Game, seed: int, steps: int = 60) -> GameState:
     for _ in range(steps):
         if state.is_terminal():
             break
-        state.apply(sample_outcome(state, rng) if state.current_player == CHANCE else random_player(state, rng))
+        state.apply(sample_outcome(state, rng) if state.current_player == CHANCE else random_bot(state, rng))
     return state
 
 
@@ -44,7 +44,7 @@ def random_games(database: Database, squads: tuple[str, str], games: int) -> tup
 
         def count(_state, _step, counter=counter):
             counter[0] += 1
-        state = play_out(GameState.initial(game, PLAYERS[seed % 2]), (random_player, random_player), rng, count)
+        state = play_out(GameState.initial(game, PLAYERS[seed % 2]), (random_bot, random_bot), rng, count)
         turns += state.turn + 1
         steps += counter[0]
     return time.process_time() - cpu, time.perf_counter() - wall, turns, steps

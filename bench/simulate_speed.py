@@ -15,11 +15,11 @@ import random
 import statistics
 import time
 
+from toolkit.figure.bots.greedy import GreedyBot
+from toolkit.figure.bots.search import DEFAULT_ITERATIONS, SearchBot
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, GameState, build_game
 from toolkit.figure.engine.play import sample_outcome
-from toolkit.figure.players.greedy import GreedyPlayer
-from toolkit.figure.players.search import DEFAULT_ITERATIONS, SearchPlayer
 from toolkit.figure.sim.games import PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.players import PLAYERS
@@ -36,9 +36,9 @@ def games_per_second(game, games: int, jobs: int) -> tuple[float, float, float]:
     return games / wall, games / cpu if jobs == 1 else 0.0, turns
 
 
-def decision_times(game, decisions: int, player: SearchPlayer) -> list[float]:
+def decision_times(game, decisions: int, player: SearchBot) -> list[float]:
     """Seconds per search decision, at the turn-start positions of greedy-vs-greedy games."""
-    greedy = GreedyPlayer()
+    greedy = GreedyBot()
     times: list[float] = []
     seed = 0
     while len(times) < decisions:
@@ -73,8 +73,8 @@ def main() -> None:
         one, one_cpu, _ = games_per_second(game, args.one_job_games, 1)
         print(f"{theme}: {args.one_job_games} games with 1 job: {one:.1f} games/s wall, {one_cpu:.1f} games/s per "
               f"CPU second; 2 jobs / 1 job = {two / one:.2f}", flush=True)
-        for label, player in ((f"search ({DEFAULT_ITERATIONS} iterations)", SearchPlayer()),
-                              ("search:500ms", SearchPlayer(milliseconds=500))):
+        for label, player in ((f"search ({DEFAULT_ITERATIONS} iterations)", SearchBot()),
+                              ("search:500ms", SearchBot(milliseconds=500))):
             times = decision_times(game, args.decisions, player)
             print(f"{theme}: {label}: {len(times)} decisions, mean {statistics.fmean(times) * 1000:.0f} ms, "
                   f"median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms", flush=True)

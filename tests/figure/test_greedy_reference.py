@@ -13,16 +13,10 @@ import random
 
 import pytest
 
-from toolkit.figure.database import find_datasets, load_database
-from toolkit.figure.engine import CHANCE, build_game, effects
-from toolkit.figure.engine.actions import MOVE
-from toolkit.figure.engine.play import random_player, sample_outcome
-from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import BAY, HANGAR, Game
-from toolkit.figure.players import greedy
-from toolkit.figure.players.evaluate import GOAL_THREAT, REPEAT_COST, SURROUND_SHARE, evaluate, terminal_value
-from toolkit.figure.players.greedy import GreedyPlayer, best_action, ranked_actions
-from toolkit.figure.players.knowledge import (
+from toolkit.figure.bots import greedy
+from toolkit.figure.bots.evaluate import GOAL_THREAT, REPEAT_COST, SURROUND_SHARE, evaluate, terminal_value
+from toolkit.figure.bots.greedy import GreedyBot, best_action, ranked_actions
+from toolkit.figure.bots.knowledge import (
     ATTACK_SHARE,
     BAY_SHARE,
     EFFECT_WORTH,
@@ -34,6 +28,12 @@ from toolkit.figure.players.knowledge import (
     Knowledge,
     knowledge,
 )
+from toolkit.figure.database import find_datasets, load_database
+from toolkit.figure.engine import CHANCE, build_game, effects
+from toolkit.figure.engine.actions import MOVE
+from toolkit.figure.engine.play import random_bot, sample_outcome
+from toolkit.figure.engine.state import GameState
+from toolkit.figure.engine.tables import BAY, HANGAR, Game
 from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.sim.games import PairTask, play_pair
 from toolkit.players import PLAYERS
@@ -128,7 +128,7 @@ def reference_threat(state: GameState, mover: int, know: Knowledge) -> float:
 def positions(game: Game, player: str, seed: int, every: int) -> list[GameState]:
     """Every `every`-th decision of a seeded game (greedy or random on both sides)."""
     dice, own = random.Random(seed), random.Random(seed + 1)
-    choose = GreedyPlayer().choose if player == "greedy" else random_player
+    choose = GreedyBot().choose if player == "greedy" else random_bot
     state = GameState.initial(game, PLAYERS[seed % 2])
     found: list[GameState] = []
     decisions = 0
@@ -226,9 +226,9 @@ def test_equal_play_keys_mean_equal_futures(games):
 
 def test_only_the_game_in_play_keeps_remembered_scores(games):
     first, second = games["duel-protocol"], games["chimera"]
-    GreedyPlayer().choose(GameState.initial(first, PLAYERS[0]), random.Random(1))
+    GreedyBot().choose(GameState.initial(first, PLAYERS[0]), random.Random(1))
     first_known = knowledge(first)
     assert first_known.scores
-    GreedyPlayer().choose(GameState.initial(second, PLAYERS[0]), random.Random(1))
+    GreedyBot().choose(GameState.initial(second, PLAYERS[0]), random.Random(1))
     assert knowledge(second).scores
     assert not first_known.scores  # a round robin holds one game's memories, not eight

@@ -12,7 +12,7 @@ import random
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, GameState, build_game
 from toolkit.figure.engine.actions import Action
-from toolkit.figure.engine.play import random_player, sample_outcome
+from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.record import (
     Recorder,
     RecordError,
@@ -75,7 +75,7 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
         elif request.players[player] == "human":
             step = _ask(state, choose)
         else:
-            step = random_player(state, rng)
+            step = random_bot(state, rng)
             if watching:
                 show(f"{PLAYERS[player].value}: {describe_action(state, step)}")
         recorder.on_step(state, step)

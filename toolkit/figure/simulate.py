@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from toolkit.figure.bots import make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import build_game
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
 from toolkit.figure.engine.setup import SetupError
 from toolkit.figure.engine.tables import Game
-from toolkit.figure.players import make_player
 from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest_interval
@@ -59,7 +59,7 @@ def check_request(request: SimulateRequest) -> None:
     if request.until_ci is not None and not 0 < request.until_ci < 1:
         raise UsageError("--until-ci takes the interval width as a fraction, e.g. 0.05 for 5 points")
     for name in request.players:
-        make_player(name)
+        make_bot(name)
 
 
 def simulate(database: Database, request: SimulateRequest, progress: Callable[[int, int], None]) -> SimulateResult:

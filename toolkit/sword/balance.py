@@ -24,8 +24,8 @@ from toolkit.problems import Problem, UsageError
 from toolkit.selfplay.pool import run_tasks
 from toolkit.selfplay.stats import derive, wilson
 from toolkit.sword import constants
+from toolkit.sword.bots import make_bot
 from toolkit.sword.context import SwordDatabase
-from toolkit.sword.players import make_player
 from toolkit.sword.sim.duels import DuelResult, DuelTask, Setup, play_pair
 from toolkit.sword.sim.stats import build_name
 from toolkit.sword.simulate import setup_for
@@ -85,7 +85,7 @@ def _request(board: SimulateRequest | None) -> tuple[tuple[str, str], int, int, 
     if board.games % 2 or board.games < 2:
         raise UsageError("--board-games is an even number: duels come in seat-swapped pairs")
     for name in board.players:
-        make_player(name)
+        make_bot(name)
     return board.players, board.games, max(board.games, 2) * 5, board.seed, board.jobs
 
 

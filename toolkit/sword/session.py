@@ -18,6 +18,8 @@ from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError, UsageError
 from toolkit.selfplay.stats import derive
 from toolkit.sword import constants
+from toolkit.sword.bots import RandomBot, SwordBot, make_bot
+from toolkit.sword.bots.observation import Observation, revealed_techniques
 from toolkit.sword.context import SwordDatabase
 from toolkit.sword.engine.draft import DraftState
 from toolkit.sword.engine.duel import (
@@ -30,8 +32,6 @@ from toolkit.sword.engine.duel import (
     new_duel,
     resolve_turn,
 )
-from toolkit.sword.players import RandomPlayer, SwordPlayer, make_player
-from toolkit.sword.players.observation import Observation, revealed_techniques
 from toolkit.sword.record import Divergence, RecordWriter, data_hash, replay
 from toolkit.sword.rules.state import Action
 from toolkit.sword.sim.duels import run_draft
@@ -40,7 +40,7 @@ Handover = Callable[[str], None]
 ROLE = {Player.A: "Challenger", Player.B: "Defender"}
 
 
-class _Human(RandomPlayer):
+class _Human(RandomBot):
     """A person at the terminal: every decision goes through `choose`."""
 
     name = "human"
@@ -133,8 +133,8 @@ def play(db: SwordDatabase, request: PlayRequest, show: Show, choose: Choose, ha
     if db.has_errors:
         raise DuelkitError("the sword-duel data has problems; `duelkit validate` lists them")
     humans = sum(1 for name in request.players if name == "human")
-    players: list[SwordPlayer] = [
-        _Human(seat, db, show, choose, handover if humans == 2 else None) if name == "human" else make_player(name)
+    players: list[SwordBot] = [
+        _Human(seat, db, show, choose, handover if humans == 2 else None) if name == "human" else make_bot(name)
         for seat, name in zip(PLAYERS, request.players, strict=True)]
     deck = tuple(t.id for t in db.draft_techniques())
     if len(deck) < 7:

@@ -15,9 +15,9 @@ from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
 from toolkit.selfplay.pool import run_tasks
 from toolkit.selfplay.stats import derive
+from toolkit.sword.bots import make_bot
 from toolkit.sword.context import SwordDatabase
 from toolkit.sword.engine.duel import Attributes, InvalidBuild, validate_build
-from toolkit.sword.players import make_player
 from toolkit.sword.record import data_hash
 from toolkit.sword.sim.duels import DuelResult, DuelTask, Setup, play_pair
 from toolkit.sword.sim.stats import duels_csv, summarize, summary_lines, widest_interval
@@ -105,7 +105,7 @@ def check_request(request: SimulateRequest) -> None:
     if request.rules:
         raise UsageError("sword-duel has no --rules switches (its rulings are listed in DESIGN.md)")
     for name in request.players:
-        make_player(name)
+        make_bot(name)
 
 
 def play(setup: Setup, request: SimulateRequest, advance: Callable[[int], None],

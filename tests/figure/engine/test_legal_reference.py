@@ -17,7 +17,7 @@ from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, Action, Rules, build_game, effects
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, PASS, SUBROUTINE, WAKE
-from toolkit.figure.engine.play import random_player, sample_outcome
+from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.state import BATTLE, MOVE_PHASE, START, SUB, GameState
 from toolkit.figure.engine.tables import HANGAR
 from toolkit.figure.rules.roster import SQUAD_UNITS
@@ -148,5 +148,5 @@ def test_legal_actions_match_a_plain_reference_in_random_games(databases):
                     if expected is not None:
                         assert state.legal_actions() == expected, (theme, squads, rules, seed, state.turn)
                         checked += 1
-                    state.apply(random_player(state, rng))
+                    state.apply(random_bot(state, rng))
     assert checked > 5000  # many positions, every phase of a turn's decision among them

@@ -13,7 +13,7 @@ import pytest
 from toolkit.cli import main
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import GameState, build_game
-from toolkit.figure.engine.play import play_out, random_player
+from toolkit.figure.engine.play import play_out, random_bot
 from toolkit.figure.engine.record import Recorder, RecordError, make_header, parse_record, replay
 from toolkit.figure.engine.render_text import render_board
 from toolkit.players import PLAYERS, Player
@@ -39,7 +39,7 @@ def recorded_game(databases, theme: str, seed: int) -> str:
     rng = random.Random(seed)
     first = PLAYERS[rng.randrange(2)]
     recorder = Recorder(make_header(game, data=None, seed=seed, players=["random", "random"], first=first))
-    state = play_out(GameState.initial(game, first), (random_player, random_player), rng, recorder.on_step)
+    state = play_out(GameState.initial(game, first), (random_bot, random_bot), rng, recorder.on_step)
     recorder.finish(state)
     return recorder.text()
 

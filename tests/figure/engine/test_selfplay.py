@@ -15,7 +15,7 @@ import pytest
 from toolkit.figure.constants import REPAIR_BAY_CAPACITY
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, Rules, build_game
-from toolkit.figure.engine.play import random_player, sample_outcome
+from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.rules import RULINGS
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, data_hash
@@ -86,7 +86,7 @@ def play_checked(state: GameState, rng: random.Random, deep_every: int) -> GameS
             assert [o for o, _ in outcomes] == legal
             step = sample_outcome(state, rng)
         else:
-            step = random_player(state, rng)
+            step = random_bot(state, rng)
         if steps % deep_every == 0:
             copy = state.clone()
             before = state.state_hash()

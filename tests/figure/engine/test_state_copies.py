@@ -12,7 +12,7 @@ import pytest
 
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, GameState, build_game
-from toolkit.figure.engine.play import random_player, sample_outcome
+from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.players import Player
 
 
@@ -28,7 +28,7 @@ def play(state: GameState, rng: random.Random, steps: int, hash_every: int = 0) 
     for number in range(steps):
         if state.is_terminal():
             break
-        step = sample_outcome(state, rng) if state.current_player == CHANCE else random_player(state, rng)
+        step = sample_outcome(state, rng) if state.current_player == CHANCE else random_bot(state, rng)
         state.apply(step)
         played.append(step)
         if hash_every and number % hash_every == 0:

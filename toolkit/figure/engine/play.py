@@ -20,7 +20,7 @@ def sample_outcome(state: GameState, rng: random.Random) -> int:
     return bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))
 
 
-def random_player(state: GameState, rng: random.Random) -> Action:
+def random_bot(state: GameState, rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     legal = state.legal_actions()
     action = legal[rng.randrange(len(legal))]

@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from toolkit.figure.bots import make_bot
 from toolkit.figure.engine import CHANCE, GameState
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
 from toolkit.figure.engine.tables import BAY, REMOVED, Game
-from toolkit.figure.players import make_player
 from toolkit.players import PLAYERS
 from toolkit.selfplay.stats import derive
 
@@ -56,7 +56,7 @@ def play_pair(game: Game, task: PairTask) -> tuple[GameResult, GameResult]:
 
 def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
     index = task.pair * 2 + first
-    players = tuple(make_player(name) for name in task.players)
+    players = tuple(make_bot(name) for name in task.players)
     player_rngs = tuple(random.Random(derive(task.seed, task.pair, first, "player", side)) for side in (0, 1))
     dice = random.Random(dice_seed)
     state = GameState.initial(game, PLAYERS[first])

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from toolkit.players import PLAYERS, Player
 from toolkit.selfplay.stats import derive
 from toolkit.sword import constants
+from toolkit.sword.bots import SwordBot, make_bot
+from toolkit.sword.bots.observation import Observation, all_hands, revealed_techniques
 from toolkit.sword.engine.draft import DraftState, new_draft, opponent_hands
 from toolkit.sword.engine.duel import Attributes, draw_by_time, new_duel, resolve_turn
 from toolkit.sword.model import Technique
-from toolkit.sword.players import SwordPlayer, make_player
-from toolkit.sword.players.observation import Observation, all_hands, revealed_techniques
 from toolkit.sword.record import RecordWriter
 
 
@@ -80,7 +80,7 @@ def play_duel(setup: Setup, task: DuelTask, dice_seed: int, challenger: int) -> 
     """One duel: side `challenger` plays the Challenger (player A of the engine)."""
     index = task.pair * 2 + challenger
     sides = (challenger, 1 - challenger)  # engine seat -> side
-    players = [make_player(task.players[side]) for side in sides]
+    players = [make_bot(task.players[side]) for side in sides]
     rngs = [random.Random(derive(task.seed, task.pair, challenger, "player", side)) for side in sides]
     dice = random.Random(dice_seed)
     writer = RecordWriter(setup.data_hash, setup.data, dice_seed, [task.players[side] for side in sides],
@@ -125,7 +125,7 @@ def play_duel(setup: Setup, task: DuelTask, dice_seed: int, challenger: int) -> 
                       writer.text() if writer else None)
 
 
-def _hands(setup: Setup, sides: tuple[int, int], players: list[SwordPlayer], rngs: list[random.Random],
+def _hands(setup: Setup, sides: tuple[int, int], players: list[SwordBot], rngs: list[random.Random],
            dice: random.Random, writer: RecordWriter | None) -> tuple[list[tuple[str, str]],
                                                                     list[tuple[tuple[str, str], ...]]]:
     """Each engine seat's hand, and the hands it can imagine for its opponent."""
@@ -142,7 +142,7 @@ def _hands(setup: Setup, sides: tuple[int, int], players: list[SwordPlayer], rng
             [opponent_hands(draft, Player.A), opponent_hands(draft, Player.B)])
 
 
-def run_draft(deck: tuple[str, ...], players: list[SwordPlayer], rngs: list[random.Random],
+def run_draft(deck: tuple[str, ...], players: list[SwordBot], rngs: list[random.Random],
               dice: random.Random, writer: RecordWriter | None = None) -> DraftState:
     """The spec's draft: chance steps from the dice, picks and discards by the players (engine seats)."""
     draft = new_draft(deck)

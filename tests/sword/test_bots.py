@@ -11,12 +11,12 @@ import yaml
 
 from toolkit.players import Player
 from toolkit.problems import UsageError
+from toolkit.sword.bots import EquilibriumBot, GreedyBot, RandomBot, make_bot
+from toolkit.sword.bots.lookahead import candidates, cell_value, evaluate
+from toolkit.sword.bots.matrix import exploitability, guaranteed, solve
+from toolkit.sword.bots.observation import Observation, all_hands
 from toolkit.sword.engine.duel import Attributes, legal_choices, new_duel
 from toolkit.sword.model import Technique
-from toolkit.sword.players import EquilibriumPlayer, GreedyPlayer, RandomPlayer, make_player
-from toolkit.sword.players.lookahead import candidates, cell_value, evaluate
-from toolkit.sword.players.matrix import exploitability, guaranteed, solve
-from toolkit.sword.players.observation import Observation, all_hands
 from toolkit.sword.rules.positions import Range
 
 TECHNIQUES = {path.stem: Technique.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
@@ -63,7 +63,7 @@ def test_a_player_never_reads_the_opponents_hidden_build_or_hand() -> None:
     """Two duels that differ only in what the Challenger cannot see give the same decisions."""
     one = _duel()
     other = _duel(b=("mizu-no-kokoro", "ma-ai"), b_build=(4, 1, 1))
-    for player in (GreedyPlayer(), EquilibriumPlayer(2)):
+    for player in (GreedyBot(), EquilibriumBot(2)):
         first = player.choose(_seen(one), random.Random(5))
         second = player.choose(_seen(other), random.Random(5))
         assert first == second
@@ -85,12 +85,12 @@ def test_revealed_techniques_narrow_the_hands_a_player_imagines() -> None:
 
 def test_the_equilibrium_strategy_is_a_distribution_over_legal_choices_and_sampled_with_the_players_rng() -> None:
     state = replace(_duel(), range=Range.SWORD)
-    rows, strategy = EquilibriumPlayer(2).strategy(_seen(state), random.Random(1))
+    rows, strategy = EquilibriumBot(2).strategy(_seen(state), random.Random(1))
     legal = set(legal_choices(state, Player.A))
     assert set(rows) <= legal
     assert sum(strategy) == pytest.approx(1.0)
     assert min(strategy) >= 0.0
-    player = EquilibriumPlayer(2)
+    player = EquilibriumBot(2)
     assert player.choose(_seen(state), random.Random(9)) == player.choose(_seen(state), random.Random(9))
 
 
@@ -99,7 +99,7 @@ def test_greedy_takes_a_free_kill() -> None:
     state = replace(_duel(), range=Range.CLOSE)
     foe = replace(state.players[1], health=1)
     state = replace(state, players=(state.players[0], foe))
-    choice = GreedyPlayer().choose(_seen(state), random.Random(3))
+    choice = GreedyBot().choose(_seen(state), random.Random(3))
     assert choice.action is not None
     assert choice.action.value == "attack"
 
@@ -129,9 +129,9 @@ def test_a_cell_agrees_with_the_engine_whatever_the_health() -> None:
 
 
 def test_player_names() -> None:
-    assert isinstance(make_player("random"), RandomPlayer)
-    assert make_player("equilibrium:4").name == "equilibrium:4"
+    assert isinstance(make_bot("random"), RandomBot)
+    assert make_bot("equilibrium:4").name == "equilibrium:4"
     with pytest.raises(UsageError, match="unknown sword-duel player"):
-        make_player("search")
+        make_bot("search")
     with pytest.raises(UsageError):
-        make_player("equilibrium:0")
+        make_bot("equilibrium:0")

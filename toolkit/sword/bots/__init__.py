@@ -1,6 +1,7 @@
-"""Players of the sword duel behind one interface: a build, draft picks, and a secret choice each turn.
+"""Bots (computer players) of the sword duel behind one interface: a build, draft picks, and a secret choice
+each turn (a `Player` is a seat, A or B; a bot plays one).
 
-A player is pure (no I/O) and deterministic given its rng, which is its own: it never sees the game's
+A bot is pure (no I/O) and deterministic given its rng, which is its own: it never sees the game's
 chance stream nor the opponent's build and hand (an `Observation` hides them).
 
     random            any legal choice, draft card and build, uniformly
@@ -18,19 +19,19 @@ from typing import Protocol
 
 from toolkit.players import Player
 from toolkit.problems import UsageError
+from toolkit.sword.bots.lookahead import candidates, payoff
+from toolkit.sword.bots.matrix import solve
+from toolkit.sword.bots.observation import Observation
 from toolkit.sword.engine.draft import DraftState
 from toolkit.sword.engine.duel import Attributes, Choice, legal_builds, legal_choices
-from toolkit.sword.players.lookahead import candidates, payoff
-from toolkit.sword.players.matrix import solve
-from toolkit.sword.players.observation import Observation
 
-PLAYER_NAMES = ("random", "greedy", "equilibrium")
+BOT_NAMES = ("random", "greedy", "equilibrium")
 DEFAULT_TYPES = 3  # opponents imagined per equilibrium decision
 MAX_TYPES = 32
 _EQUILIBRIUM = re.compile(r"equilibrium(?::(\d{1,3}))?")
 
 
-class SwordPlayer(Protocol):
+class SwordBot(Protocol):
     name: str
 
     def build(self, rng: random.Random) -> Attributes: ...
@@ -40,7 +41,7 @@ class SwordPlayer(Protocol):
     def choose(self, seen: Observation, rng: random.Random) -> Choice: ...
 
 
-class RandomPlayer:
+class RandomBot:
     """Uniform over everything legal."""
 
     name = "random"
@@ -58,7 +59,7 @@ class RandomPlayer:
         return legal[rng.randrange(len(legal))]
 
 
-class GreedyPlayer(RandomPlayer):
+class GreedyBot(RandomBot):
     """The choice with the best average value against every legal choice of an imagined opponent (one
     build and hand drawn from what it may hold), one turn deep; ties broken by the rng. Builds and draft
     picks are uniform (see DESIGN.md)."""
@@ -77,7 +78,7 @@ class GreedyPlayer(RandomPlayer):
         return ties[rng.randrange(len(ties))]
 
 
-class EquilibriumPlayer(RandomPlayer):
+class EquilibriumBot(RandomBot):
     """Solves this turn's matrix game against `types` imagined opponents (each answers with its own best
     columns) and samples the mixed strategy with its own rng."""
 
@@ -98,22 +99,22 @@ class EquilibriumPlayer(RandomPlayer):
         return rng.choices(rows, weights=strategy)[0]
 
 
-def make_player(spec: str) -> SwordPlayer:
+def make_bot(spec: str) -> SwordBot:
     """A player from its name on the command line; UsageError for anything else."""
     text = spec.strip().lower()
     if text == "random":
-        return RandomPlayer()
+        return RandomBot()
     if text == "greedy":
-        return GreedyPlayer()
+        return GreedyBot()
     match = _EQUILIBRIUM.fullmatch(text)
     if match:
         types = int(match.group(1)) if match.group(1) else DEFAULT_TYPES
         if not 1 <= types <= MAX_TYPES:
             raise UsageError(f"equilibrium:N imagines 1 to {MAX_TYPES} opponents per decision (got '{spec[:40]}')")
-        return EquilibriumPlayer(types)
+        return EquilibriumBot(types)
     raise UsageError(f"unknown sword-duel player '{spec[:40]}'; players: random, greedy, equilibrium, "
                      "equilibrium:N")
 
 
-__all__ = ["PLAYER_NAMES", "EquilibriumPlayer", "GreedyPlayer", "Observation", "Player", "RandomPlayer",
-           "SwordPlayer", "make_player"]
+__all__ = ["BOT_NAMES", "EquilibriumBot", "GreedyBot", "Observation", "Player", "RandomBot",
+           "SwordBot", "make_bot"]

@@ -20,11 +20,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from toolkit.figure.bots.evaluate import evaluate, terminal_value
+from toolkit.figure.bots.greedy import best_action, ranked_actions
+from toolkit.figure.bots.knowledge import Knowledge, knowledge
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.state import CHANCE, GameState
-from toolkit.figure.players.evaluate import evaluate, terminal_value
-from toolkit.figure.players.greedy import best_action, ranked_actions
-from toolkit.figure.players.knowledge import Knowledge, knowledge
 
 DEFAULT_ITERATIONS = 48
 ROOT_CANDIDATES = 6
@@ -46,7 +46,7 @@ class _Node:
         return self.total / self.visits if self.visits else 0.0
 
 
-class SearchPlayer:
+class SearchBot:
     """MCTS with chance nodes sampled from `chance_outcomes()` and greedy rollouts."""
 
     name = "search"

@@ -9,14 +9,14 @@ from fractions import Fraction
 import pytest
 
 from tests.figure.engine.kit import at, disk, game, node, slot, unit, where
+from toolkit.figure.bots import RandomBot, make_bot
+from toolkit.figure.bots.evaluate import evaluate
+from toolkit.figure.bots.greedy import GreedyBot
+from toolkit.figure.bots.knowledge import knowledge
+from toolkit.figure.bots.search import SearchBot, _sample
 from toolkit.figure.engine import CHANCE, A, Action, B
 from toolkit.figure.engine.actions import ATTACK, MOVE, PASS
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.players import RandomPlayer, make_player
-from toolkit.figure.players.evaluate import evaluate
-from toolkit.figure.players.greedy import GreedyPlayer
-from toolkit.figure.players.knowledge import knowledge
-from toolkit.figure.players.search import SearchPlayer, _sample
 from toolkit.players import PLAYERS, Player
 from toolkit.problems import UsageError
 
@@ -28,7 +28,7 @@ def target(state: GameState, action: Action) -> str:
     return state.game.node_names[action.target]
 
 
-@pytest.mark.parametrize("player", [GreedyPlayer(), SearchPlayer(iterations=8)])
+@pytest.mark.parametrize("player", [GreedyBot(), SearchBot(iterations=8)])
 def test_a_thinking_player_steps_onto_the_enemy_goal(player):
     state = at(game(), {"a1": "r0c2", "a2": "r4c1", "b1": "i1c2"})
     action = player.choose(state, random.Random(1))
@@ -40,7 +40,7 @@ def test_a_thinking_player_steps_onto_the_enemy_goal(player):
 def test_greedy_blocks_a_goal_the_opponent_could_reach_next():
     state = at(game(), {"b1": "r4c1", "a1": "r4c5"})
     assert any(a.kind == MOVE and target(state, a) == "r4c3" for a in _moves_after_pass(state))  # the threat is real
-    action = GreedyPlayer().choose(state, random.Random(1))
+    action = GreedyBot().choose(state, random.Random(1))
     state.apply(action)
     while state.current_player == A:  # decline any battle: the block alone must hold
         state.apply(Action(PASS))
@@ -60,7 +60,7 @@ def _moves_after_pass(state: GameState) -> list[Action]:
 
 def test_greedy_completes_a_surround():
     state = at(game(), {"b1": "r0c3", "a1": "r0c2", "a2": "r0c5"})
-    state.apply(GreedyPlayer().choose(state, random.Random(1)))
+    state.apply(GreedyBot().choose(state, random.Random(1)))
     assert where(state, "b1") == "bay"
 
 
@@ -71,7 +71,7 @@ def test_greedy_takes_favourable_battles_and_refuses_bad_ones(mine, theirs, figh
     state.apply(Action(MOVE, slot(state, "a1"), node(state, "r2c0")))
     assert state.current_player == A
     assert {a.kind for a in state.legal_actions()} == {ATTACK, PASS}
-    action = GreedyPlayer().choose(state, random.Random(1))
+    action = GreedyBot().choose(state, random.Random(1))
     assert (action.kind == ATTACK) is fights
 
 
@@ -88,7 +88,7 @@ def test_the_evaluation_sees_a_surround_the_opponent_can_complete():
 def test_players_are_deterministic_given_their_rng_and_leave_the_state_alone():
     state = at(game(), {"a1": "i2c1", "a2": "r4c4", "b1": "i1c2", "b2": "i0c1"})
     before = state.state_hash()
-    for player in (RandomPlayer(), GreedyPlayer(), SearchPlayer(iterations=12)):
+    for player in (RandomBot(), GreedyBot(), SearchBot(iterations=12)):
         first = player.choose(state, random.Random(7))
         again = player.choose(state, random.Random(7))
         assert first == again
@@ -117,7 +117,7 @@ def test_greedy_beats_random():
     database = next(load_database(ds) for ds in find_datasets(None)[0] if ds.theme_id == "duel-protocol")
     for squads in (("hydro-conductor", "malfunction-cascade"), ("malfunction-cascade", "hydro-conductor")):
         g = build_game(*squads, database)
-        players = {A: GreedyPlayer(), B: RandomPlayer()}
+        players = {A: GreedyBot(), B: RandomBot()}
         for first in (A, B):
             state = GameState.initial(g, PLAYERS[first])
             dice, own = random.Random(first), random.Random(100 + first)
@@ -134,21 +134,21 @@ def _spin(state: GameState, rng: random.Random) -> int:
 
 
 def test_player_names():
-    assert make_player("greedy").name == "greedy"
-    assert make_player("random").name == "random"
-    assert make_player("search:40").iterations == 40
-    timed = make_player("search:250ms")
+    assert make_bot("greedy").name == "greedy"
+    assert make_bot("random").name == "random"
+    assert make_bot("search:40").iterations == 40
+    timed = make_bot("search:250ms")
     assert timed.milliseconds == 250
     assert timed.iterations is None
     for bad in ("minimax", "search:0", "search:abc", "greedy,random"):
         with pytest.raises(UsageError):
-            make_player(bad)
+            make_bot(bad)
 
 
 def test_greedy_draws_between_equally_good_actions_with_its_rng():
     # On the empty board both entries are alike; always taking the first legal one would play A and B differently.
     state = GameState.initial(game(), Player.A)
-    chosen = {GreedyPlayer().choose(state, random.Random(seed)) for seed in range(12)}
+    chosen = {GreedyBot().choose(state, random.Random(seed)) for seed in range(12)}
     assert len(chosen) > 1
     assert {target(state, a) for a in chosen} & {"r4c0", "r4c1", "r3c0", "i2c0"}
     assert {target(state, a) for a in chosen} & {"r4c6", "r4c5", "r3c6", "i2c2"}

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import random
 
+from toolkit.figure.bots.evaluate import GOAL_THREAT, evaluate, terminal_value
+from toolkit.figure.bots.knowledge import HANGAR_SHARE, PROGRESS, Knowledge, Looks, apply_battle_spins, knowledge
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, SUBROUTINE, Action
 from toolkit.figure.engine.state import (
@@ -33,8 +35,6 @@ from toolkit.figure.engine.state import (
     GameState,
 )
 from toolkit.figure.engine.tables import HANGAR
-from toolkit.figure.players.evaluate import GOAL_THREAT, evaluate, terminal_value
-from toolkit.figure.players.knowledge import HANGAR_SHARE, PROGRESS, Knowledge, Looks, apply_battle_spins, knowledge
 
 MODULE_COST = 1.5  # a module must gain at least this much (points) to be spent
 EMERGENCY = -GOAL_THREAT / 2  # below this the turn is desperate: every module is worth trying
@@ -44,7 +44,7 @@ TIE = 1e-6  # values this close are equal (sums in another order differ in the l
 BOOST = "boost"  # marks a module's remembered value (the rest are keyed by the action alone)
 
 
-class GreedyPlayer:
+class GreedyBot:
     """One ply, exact expectations over spins, a hand-weighted evaluation."""
 
     name = "greedy"

@@ -13,10 +13,10 @@ The same function judges both sides (score for A = -score for B), so two greedy 
 
 from __future__ import annotations
 
+from toolkit.figure.bots.knowledge import WAIT_COST, Knowledge
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.state import START, GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, Reach, bits
-from toolkit.figure.players.knowledge import WAIT_COST, Knowledge
 
 WIN = 1000.0
 GOAL_THREAT = 800.0  # the side to move can step onto the enemy goal: as good as won
