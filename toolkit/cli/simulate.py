@@ -122,7 +122,7 @@ def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[
         args.data_dir = Path(args.args[0]) if args.args else None
         resolve_project(args)
         found, _ = discover(args.data_dir)
-        playable = [(game, where) for game, where in found if game.supports("simulate")]
+        playable = [(game, where) for game, where in found if game.supports("simulate") and game.has_squads]
         if found and not playable:
             raise NotApplicable(found[0][0].why_not("simulate"))
         return [(game, game.load(where), None) for game, where in playable]
