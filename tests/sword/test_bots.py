@@ -50,6 +50,12 @@ def test_two_opponent_types_each_answer_with_their_own_best_column() -> None:
         pytest.approx(1.0, abs=1e-6)
 
 
+def test_among_equally_safe_strategies_the_one_better_against_a_uniform_opponent_is_kept() -> None:
+    matrix = [[0, 0], [0, 1]]  # both rows guarantee 0; the second can also win
+    assert solve([matrix], prefer=[0.0, 0.5]).strategy == pytest.approx((0.0, 1.0))
+    assert solve([matrix], prefer=[0.0, 0.5]).value == pytest.approx(0.0)
+
+
 def _duel(a: tuple[str, str] = ("irimi", "mushin"), b: tuple[str, str] = ("kuzushi", "fudoshin"),
           b_build: tuple[int, int, int] = (1, 4, 1)):
     return new_duel(Attributes(2, 2, 2), [TECHNIQUES[t] for t in a], Attributes(*b_build), [TECHNIQUES[t] for t in b])

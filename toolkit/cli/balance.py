@@ -35,7 +35,7 @@ def add_parser(commands: Any) -> None:
                               "each unit's impact on its squad's win rate (slow: minutes)")
     balance.add_argument("--board-games", type=int, metavar="N",
                          help=f"games per self-play run for --board (default {BOARD_DEFAULTS['board_games']}); "
-                              "the card duel: duels per technique pair (default 20; the honor comparison plays 5x)")
+                              "the card duel: duels per technique pair (default 10; the honor comparison plays 10x)")
     balance.add_argument("--players", metavar="P,Q",
                          help=f"players for --board (default {BOARD_DEFAULTS['players']})")
     balance.add_argument("--seed", type=int, metavar="S",
@@ -63,7 +63,7 @@ def _board_request(args: argparse.Namespace) -> SimulateRequest | None:
         players = tuple(name.strip() for name in (args.players or squadless).split(","))
         if len(players) != 2:
             raise UsageError(f"--players takes two players separated by a comma, e.g. {squadless}")
-        return SimulateRequest(None, args.board_games or 20, (players[0], players[1]),
+        return SimulateRequest(None, args.board_games or 10, (players[0], players[1]),
                                1 if args.seed is None else args.seed, args.jobs or 1)
     if not args.board:
         if given:  # silently ignored, they would look like they had done something

@@ -30,7 +30,7 @@ from toolkit.sword.sim.duels import DuelResult, DuelTask, Setup, play_pair
 from toolkit.sword.sim.stats import build_name
 from toolkit.sword.simulate import setup_for
 
-MATCHUP_DUELS = 20  # per technique pair (10 seat-swapped pairs)
+MATCHUP_DUELS = 10  # per technique pair (5 seat-swapped pairs): a technique's rating pools 90
 HONOR_DUELS = 100  # per side of the honor comparison
 PLAYERS = ("equilibrium", "equilibrium")
 SEED = 1
@@ -86,7 +86,7 @@ def _request(board: SimulateRequest | None) -> tuple[tuple[str, str], int, int, 
         raise UsageError("--board-games is an even number: duels come in seat-swapped pairs")
     for name in board.players:
         make_bot(name)
-    return board.players, board.games, max(board.games, 2) * 5, board.seed, board.jobs
+    return board.players, board.games, board.games * 10, board.seed, board.jobs
 
 
 def run_balance(db: SwordDatabase, board: SimulateRequest | None,

@@ -80,7 +80,8 @@ class GreedyBot(RandomBot):
 
 class EquilibriumBot(RandomBot):
     """Solves this turn's matrix game against `types` imagined opponents (each answers with its own best
-    columns) and samples the mixed strategy with its own rng."""
+    columns) and samples the mixed strategy with its own rng. Among equally safe strategies it keeps the one
+    that does best against a uniform opponent."""
 
     def __init__(self, types: int = DEFAULT_TYPES) -> None:
         self.types = types
@@ -90,9 +91,17 @@ class EquilibriumBot(RandomBot):
         """The rows (its candidate choices) and the probability of each."""
         worlds = [seen.imagine(rng) for _ in range(self.types)]
         mine = [c.choice for c in candidates(worlds[0], seen.player)]
-        matrices = [payoff(world, seen.player, mine, [c.choice for c in candidates(world, seen.player.other())])
-                    for world in worlds]
-        return mine, solve(matrices).strategy
+        matrices, uniform = [], [0.0] * len(mine)
+        for world in worlds:
+            theirs = candidates(world, seen.player.other())
+            matrix = payoff(world, seen.player, mine, [c.choice for c in theirs])
+            matrices.append(matrix)
+            total = sum(c.weight for c in theirs) * len(worlds)
+            for i, row in enumerate(matrix):
+                uniform[i] += sum(v * c.weight for v, c in zip(row, theirs, strict=True)) / total
+        # among the strategies that guarantee the game's value, the one that does best against an opponent
+        # choosing uniformly (the LP's first vertex is arbitrary when many strategies tie)
+        return mine, solve(matrices, prefer=uniform).strategy
 
     def choose(self, seen: Observation, rng: random.Random) -> Choice:
         rows, strategy = self.strategy(seen, rng)

@@ -27,8 +27,12 @@ class Solution:
     value: float  # the guaranteed average value over the types
 
 
-def solve(matrices: Sequence[Sequence[Sequence[float]]]) -> Solution:
-    """The row player's maximin mixed strategy against every type's best columns."""
+def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float] | None = None,
+          slack: float = 1e-6) -> Solution:
+    """The row player's maximin mixed strategy against every type's best columns. Many strategies often
+    guarantee the same value (every choice can be punished by some column); with `prefer` (a value per row)
+    a second LP picks, among the strategies guaranteeing the optimum (within `slack`), the one with the best
+    preferred value, rather than whichever vertex the solver reaches first."""
     rows = len(matrices[0])
     types = len(matrices)
     if rows == 1:
@@ -43,15 +47,24 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]]) -> Solution:
         block[:, rows + t] = 1.0
         blocks.append(block)
     a_ub = np.vstack(blocks)
+    b_ub = np.zeros(a_ub.shape[0])
     a_eq = np.concatenate([np.ones(rows), np.zeros(types)])[None, :]
     bounds = [(0.0, 1.0)] * rows + [(None, None)] * types
-    found = linprog(cost, A_ub=a_ub, b_ub=np.zeros(a_ub.shape[0]), A_eq=a_eq, b_eq=[1.0], bounds=bounds,
-                    method="highs")
+    found = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
     if found.status != 0:
         raise SolverError(f"the matrix game could not be solved: {found.message}")
+    value = float(-found.fun)
+    if prefer is not None:
+        # keep the guarantee: -mean(v) <= -(value - slack); maximise the preferred value
+        keep = np.concatenate([np.zeros(rows), -np.ones(types) / types])[None, :]
+        again = linprog(np.concatenate([-np.asarray(prefer, dtype=float), np.zeros(types)]),
+                        A_ub=np.vstack([a_ub, keep]), b_ub=np.concatenate([b_ub, [-(value - slack)]]),
+                        A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+        if again.status == 0:
+            found = again
     x = np.clip(found.x[:rows], 0.0, None)
     x = x / x.sum()
-    return Solution(tuple(float(p) for p in x), float(-found.fun))
+    return Solution(tuple(float(p) for p in x), value)
 
 
 def guaranteed(strategy: Sequence[float], matrix: Sequence[Sequence[float]]) -> float:
