@@ -12,7 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolkit.figure.importer import read_csv, write_project
+from toolkit.figure.sheets.foreign import read_csv
+from toolkit.figure.sheets.project import write_project
 
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,"
           "Attack Value,Attack Ability\n")

@@ -12,7 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 from toolkit.figure.database import find_datasets, load_database
-from toolkit.figure.importer import read_csv, write_project
+from toolkit.figure.sheets.foreign import read_csv
+from toolkit.figure.sheets.project import write_project
 
 DEFAULT_CSV = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "pokemon_duel_characters_v1.csv"
 

@@ -20,7 +20,8 @@ from pathlib import Path
 import yaml
 
 from toolkit import yamlsource
-from toolkit.figure.importer import read_csv, write_project
+from toolkit.figure.sheets.foreign import read_csv
+from toolkit.figure.sheets.project import write_project
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cards400 import generated_unit  # bench/ is not a package: imported through sys.path

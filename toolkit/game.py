@@ -275,6 +275,11 @@ class Game(ABC):
         del data
         return []
 
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        """Unit ids whose own file failed to load (`duelkit odds` says so instead of "no unit")."""
+        del data
+        return []
+
     def odds(self, data: GameData, request: OddsRequest) -> str:
         """Exact battle odds, as text or JSON."""
         del data, request
@@ -286,9 +291,15 @@ class Game(ABC):
         del path, where
         raise NotApplicable(self.why_not("board"))
 
+    def sheet_game(self, path: Path) -> str | None:
+        """The game a sheet says it holds (a sheet this game's export wrote names it), or None."""
+        del path
+        return None
+
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
-                     dry_run: bool = False) -> Report:
+                     dry_run: bool = False, delete: bool = False) -> Report:
         """`duelkit import`: a spreadsheet of this game's pieces turned into a project (`columns`: the
-        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes)."""
-        del csv_path, out, columns, layout, dry_run
+        designer's `field=Header,...` map; `layout`: auto, segment or unit; `dry_run`: only say what changes;
+        `delete`: delete the items the sheet no longer has)."""
+        del csv_path, out, columns, layout, dry_run, delete
         raise NotApplicable(self.why_not("import"))

@@ -6,7 +6,10 @@ could make text read backwards; so every control character except the line break
 
 - C0 controls (NUL ... US, tab and carriage return included) as `\\x1b` style escapes;
 - DEL, C1 controls (0x80-0x9f), line/paragraph separators and the invisible or bidirectional
-  format characters as `\\u009b` style escapes. With `ensure_ascii=False` JSON leaves exactly these
+  format characters as `\\u009b` style escapes;
+- lone surrogates as `\\udc9b` style escapes: a byte that is not UTF-8 (a raw 8-bit C1 control typed
+  at a prompt, a file name) is read as one (Python's surrogateescape), and printing it would write the
+  raw byte back to the terminal. With `ensure_ascii=False` JSON leaves exactly these
   characters raw, and `\\uXXXX` is also a JSON escape: filtered JSON stays valid and decodes to the
   same text, so JSON output needs no second filter.
 """
@@ -16,7 +19,8 @@ from __future__ import annotations
 import re
 
 # Characters a terminal would act on, or that change how the text around them is displayed.
-_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff"
+                     "\ud800-\udfff]")
 
 
 def _escape(match: re.Match[str]) -> str:

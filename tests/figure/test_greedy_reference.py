@@ -41,10 +41,11 @@ from toolkit.players import PLAYERS
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 # The moves of two seeded greedy-vs-greedy pairs per theme, as the player chose them before the speed work
 # (pair task seed 11, pairs 0 and 1: sha256 of the record lines between header and result, first 32 digits).
-# A deliberate change to the greedy player or the engine's rules re-pins these.
+# A deliberate change to the greedy player or the engine's rules re-pins these (last: issue 21's seed rules,
+# re-spin modules committed in the Module Phase, min_mp 0, goal capture by any action of the owner).
 PINNED_GREEDY_GAMES = {
-    "duel-protocol": "4df62cfd48fb9243a52456cd8df4666e",
-    "chimera": "799ca21a727c735a1917dab660fe7b6c",
+    "duel-protocol": "ef151e3831351e682648ac1b05463d6a",
+    "chimera": "6b575996d1cd385e4494968b67bc1af6",
 }
 
 

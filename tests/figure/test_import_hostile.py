@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.figure import importer
-from toolkit.figure.importer import read_csv, write_project
+from toolkit.figure.sheets import staging as importer
+from toolkit.figure.sheets.foreign import read_csv
+from toolkit.figure.sheets.project import write_project
 from toolkit.problems import DuelkitError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -92,7 +93,7 @@ def test_a_reimport_replaces_changed_units_and_removes_dropped_ones(tmp_path: Pa
     out = tmp_path / "project"
     write_project(read_csv(write_csv(tmp_path, TAUROS + EKANS)), out)
     tauros = (out / "unit_data" / "tauros-c.yaml").read_text()
-    write_project(read_csv(write_csv(tmp_path, EKANS.replace("20", "30"), name="figures.csv")), out)
+    write_project(read_csv(write_csv(tmp_path, EKANS.replace("20", "30"), name="figures.csv")), out, delete=True)
     assert not (out / "unit_data" / "tauros-c.yaml").exists()
     assert "damage: 30" in (out / "unit_data" / "ekans-c.yaml").read_text()
     assert "Tackle" in tauros
@@ -116,7 +117,7 @@ def test_a_folder_fifo_or_missing_file_as_the_csv_gets_its_own_message(tmp_path:
     done = subprocess.run([sys.executable, "-m", "toolkit", "import", str(target), "--out", str(tmp_path / "o")],
                           capture_output=True, text=True, timeout=60, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
-    expected = {"folder": "is a folder, not a CSV file", "fifo": "is not a regular file (a FIFO",
+    expected = {"folder": "is a folder without units.csv", "fifo": "is not a regular file (a FIFO",
                 "missing": "the CSV file does not exist"}[kind]
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.figure.importer import classify_value, modified_damage, read_csv, read_sheet
+from toolkit.figure.sheets.foreign import read_csv, read_sheet
+from toolkit.figure.sheets.values import classify_value, modified_damage
 
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,"
           "Attack Value,Attack Ability\n")
@@ -206,13 +207,14 @@ def test_import_export_import_gives_the_same_units(capsys, tmp_path: Path, fmt: 
     assert len(unit_bodies(first)) == 4
     code, stdout, _ = run(capsys, "export", fmt, str(first), "--out", str(tmp_path / "sheet"))
     assert code == 0
-    assert "4 units, 8 rows" in stdout
-    exported = tmp_path / "sheet" / "duel-protocol" / f"units.{fmt}"
+    assert "4 units (8 rows)" in stdout
+    folder = tmp_path / "sheet" / "duel-protocol"
+    exported = folder / "duel-protocol.xlsx" if fmt == "xlsx" else folder
     assert run(capsys, "import", str(exported), "--out", str(second))[0] == 0
     assert unit_bodies(second) == unit_bodies(first)
     again = tmp_path / "again"
     run(capsys, "export", fmt, str(first), "--out", str(again))
-    assert (again / "duel-protocol" / f"units.{fmt}").read_bytes() == exported.read_bytes()  # reproducible
+    assert snapshot(again / "duel-protocol") == snapshot(folder)  # reproducible
 
 
 def test_exported_cells_never_run_as_formulas(capsys, tmp_path: Path) -> None:
@@ -230,7 +232,7 @@ def test_exported_cells_never_run_as_formulas(capsys, tmp_path: Path) -> None:
     from openpyxl import load_workbook
 
     run(capsys, "export", "xlsx", str(tmp_path / "project"), "--out", str(tmp_path / "book"))
-    workbook = load_workbook(tmp_path / "book" / "duel-protocol" / "units.xlsx")
+    workbook = load_workbook(tmp_path / "book" / "duel-protocol" / "duel-protocol.xlsx")
     values = [cell.value for row in workbook.worksheets[0].iter_rows() for cell in row]
     assert not [v for v in values if isinstance(v, str) and v[:1] in ("=", "+", "-", "@")]
     assert all(cell.data_type != "f" for row in workbook.worksheets[0].iter_rows() for cell in row)
@@ -241,7 +243,7 @@ def test_export_uses_the_column_map_and_names_fields_no_column_holds(capsys, tmp
     (project / "unit_data").mkdir(parents=True)
     (project / "duelkit.yaml").write_text("theme: duel-protocol\nname: Mine\n", encoding="utf-8")
     (project / "unit_data" / "a.yaml").write_text(
-        "id: a\nname: A\nclass: C\nmp: 2\nupgrades_to: b\ndisk:\n"
+        "id: a\nname: A\nclass: C\nmp: 2\nupgrades_to: b\nupgrade_to: b\ndisk:\n"
         "- {move: Hit, color: white, size: 88, damage: 30}\n"
         "- {move: Glare, color: purple, size: 8, stars: 1, inflicts: paralysis}\n", encoding="utf-8")
     (project / "unit_data" / "b.yaml").write_text("id: b\nname: [broken\n", encoding="utf-8")
@@ -249,13 +251,16 @@ def test_export_uses_the_column_map_and_names_fields_no_column_holds(capsys, tmp
                           "--columns", "name=Figure,mp=MP")
     assert code == 1  # b.yaml could not be read: the sheet is incomplete, and says which file
     assert "b.yaml" in stderr
-    assert "inflicts (1x)" in stderr
-    assert "upgrades_to (1x)" in stderr
+    assert "upgrade_to (1x)" in stderr  # a misspelt key no column holds; inflicts and upgrades_to have columns
     text = (tmp_path / "sheet" / "duel-protocol" / "units.csv").read_text(encoding="utf-8")
-    assert text.splitlines()[0].startswith("Id,Figure,MP,Rarity,")
-    assert read_sheet(tmp_path / "sheet" / "duel-protocol" / "units.csv",
-                      {"name": "Figure", "mp": "MP"}).units[0]["disk"][1] == {
-        "move": "Glare", "color": "purple", "size": 8, "stars": 1}
+    assert text.splitlines()[0].startswith("id,Figure,class,MP,")
+    copy = tmp_path / "copy"
+    run(capsys, "import", str(tmp_path / "sheet" / "duel-protocol"), "--out", str(copy),
+        "--columns", "name=Figure,mp=MP")
+    assert (copy / "unit_data" / "a.yaml").read_text(encoding="utf-8").split("\n", 1)[1] == (
+        "id: a\nname: A\nclass: C\nmp: 2\nupgrades_to: b\ndisk:\n"
+        "  - {move: Hit, color: white, size: 88, damage: 30}\n"
+        "  - {move: Glare, color: purple, size: 8, stars: 1, inflicts: paralysis}\n")
 
 
 def test_validate_names_the_sheet_cell_until_the_file_is_edited(capsys, tmp_path: Path) -> None:
@@ -332,9 +337,12 @@ def test_reimport_keeps_hand_edits_and_reports_conflicts(capsys, tmp_path: Path)
     assert tauros.read_text(encoding="utf-8") == hand_tauros
     assert "damage: 60" in ekans.read_text(encoding="utf-8")
 
-    # removed from the sheet: an edited unit is not deleted either
+    # removed from the sheet: listed and kept; with --delete an edited unit is a conflict, not deleted
     sheet.write_text(HEADER + EKANS_ROW.format(damage=60), encoding="utf-8")
-    assert run(capsys, "import", str(sheet), "--out", str(project))[0] == 1
+    code, stdout, _ = run(capsys, "import", str(sheet), "--out", str(project))
+    assert code == 0
+    assert "  not in the sheet: tauros-c" in stdout
+    assert run(capsys, "import", str(sheet), "--out", str(project), "--delete")[0] == 1
     assert tauros.read_text(encoding="utf-8") == hand_tauros
 
     # deleting the edited file takes the sheet's version again
@@ -418,7 +426,7 @@ def test_a_workbook_claiming_a_huge_grid_imports_its_real_rows(tmp_path: Path) -
 
 
 def test_a_zip_bomb_workbook_is_refused_before_it_is_unpacked(capsys, tmp_path: Path, monkeypatch) -> None:
-    import toolkit.figure.importer as importer
+    import toolkit.figure.sheets.read as importer
 
     monkeypatch.setattr(importer, "MAX_XLSX_UNPACKED", 2**20)  # the real limit is 256 MB; the check is the same
     good = write_xlsx(tmp_path / "good.xlsx", [CANONICAL, ["Tauros", 2, "C", "Normal", None, 96, "Tackle", "White"]])
@@ -448,7 +456,7 @@ def test_a_workbook_without_worksheets_says_so(capsys, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("columns", "why"), [
     ("name=\x1b[31mred", "no control characters"),  # openpyxl refused it deep inside: exit 70
     ("name=Figure,move=figure", "name and move would both be the column 'figure'"),
-    ("name=Movement", "name and mp would both be the column 'Movement'"),  # beside mp's own header
+    ("name=mp", "name and mp would both be the column 'mp'"),  # beside mp's own header
 ])
 def test_export_refuses_a_column_map_it_could_not_write_or_read_back(capsys, tmp_path: Path, columns: str,
                                                                       why: str) -> None:

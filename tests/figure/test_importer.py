@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.figure.database import find_datasets, load_database
-from toolkit.figure.importer import classify_value, read_csv, slugify, write_project
+from toolkit.figure.sheets.foreign import read_csv, sheet_data
+from toolkit.figure.sheets.project import plan_import, write_project
+from toolkit.figure.sheets.values import classify_value, slugify
 from toolkit.problems import DuelkitError
 from toolkit.yamlsource import load_yaml_file
 
@@ -191,10 +193,15 @@ def test_write_refuses_a_folder_that_is_not_an_import(tmp_path):
         write_project(result, other)
     handmade = tmp_path / "handmade"
     (handmade / "unit_data").mkdir(parents=True)
-    (handmade / "duelkit.yaml").write_text("theme: duel-protocol\n", encoding="utf-8")
-    with pytest.raises(DuelkitError, match="not an earlier `duelkit import`"):
+    (handmade / "duelkit.yaml").write_text("theme: chimera\n", encoding="utf-8")
+    with pytest.raises(DuelkitError, match="a project of 'chimera', not 'duel-protocol'"):
         write_project(result, handmade)
     assert sorted(p.name for p in handmade.rglob("*")) == ["duelkit.yaml", "unit_data"]
+    # a hand-made project of the sheet's game is updated: its units added, its duelkit.yaml left as it was
+    (handmade / "duelkit.yaml").write_text("theme: duel-protocol\n", encoding="utf-8")
+    write_project(result, handmade)
+    assert (handmade / "duelkit.yaml").read_text(encoding="utf-8") == "theme: duel-protocol\n"
+    assert (handmade / "unit_data" / "tauros-c.yaml").is_file()
     with pytest.raises(DuelkitError, match="unknown theme"):
         write_project(result, tmp_path / "new", theme="nope")
     assert not (tmp_path / "new").exists()
@@ -208,13 +215,20 @@ def test_write_refuses_ids_that_are_not_slugs(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_reimport_replaces_imported_units_and_keeps_hand_made_ones(tmp_path):
+def test_reimport_lists_units_not_in_the_sheet_and_deletes_them_only_when_asked(tmp_path):
     out = tmp_path / "project"
     write_project(read_csv(write_csv(tmp_path, TAUROS + "Ekans,3,C,Poison,None,96,Wrap,White,,20,True\n")), out)
     (out / "unit_data" / "mine.yaml").write_text("id: mine\n", encoding="utf-8")
-    write_project(read_csv(write_csv(tmp_path, TAUROS, name="second.csv")), out)
-    assert sorted(p.name for p in (out / "unit_data").iterdir()) == ["mine.yaml", "tauros-c.yaml"]
-    assert "second.csv" in (out / "duelkit.yaml").read_text(encoding="utf-8")
+    second = read_csv(write_csv(tmp_path, TAUROS, name="second.csv"))
+    plan = plan_import(sheet_data(second), out, "duel-protocol")
+    assert plan.removed == ["ekans-c", "mine"]  # listed
+    assert not plan.changed  # and nothing else differs
+    write_project(second, out)
+    assert sorted(p.name for p in (out / "unit_data").iterdir()) == ["ekans-c.yaml", "mine.yaml", "tauros-c.yaml"]
+    (out / "unit_data" / "tauros-c.yaml").unlink()  # so that the import writes something
+    write_project(second, out, delete=True)
+    assert sorted(p.name for p in (out / "unit_data").iterdir()) == ["tauros-c.yaml"]
+    assert "second.csv" in (out / "import-map.json").read_text(encoding="utf-8")
 
 
 @pytest.mark.skipif(not DATASET.is_file(), reason=f"dataset not present at {DATASET}")

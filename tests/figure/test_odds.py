@@ -95,7 +95,8 @@ def test_modifiers_move_odds_the_right_way(units) -> None:
     assert battle_odds(Fighter(a, damage_bonus=30), Fighter(d)).attacker_wins > plain.attacker_wins
     assert battle_odds(Fighter(a, stage=2), Fighter(d)).attacker_wins > plain.attacker_wins
     assert battle_odds(Fighter(a, respin=True), Fighter(d)).attacker_wins > plain.attacker_wins
-    assert battle_odds(Fighter(a), Fighter(d, respin=True)).defender_wins > plain.defender_wins
+    with pytest.raises(ValueError, match="only the attacker can re-spin"):  # committed on its owner's turn only
+        battle_odds(Fighter(a), Fighter(d, respin=True))
     for variant in ("spec000", "spec001"):
         burnt = battle_odds(Fighter(a, status=status_rule(variant, "burn")), Fighter(d))
         assert burnt.attacker_wins < plain.attacker_wins

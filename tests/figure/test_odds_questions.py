@@ -116,3 +116,18 @@ def test_an_outlier_is_compared_with_the_units_of_its_mp_and_class(capsys, base_
     foxtrot = next(row for row in rows if row["id"] == "foxtrot")
     assert foxtrot["outlier_why"].startswith("driven by: is knocked out only 2% of battles")
     assert "against the other unit with MP 1, class UX: rating +0.19 vs -0.13" in foxtrot["outlier_why"]
+
+
+def test_odds_on_a_unit_whose_file_has_errors_points_at_validate(capsys, tmp_path: Path) -> None:
+    """Issue 21 item 5: not "no unit 'spark' in this data" when spark's own file fails to load."""
+    project = tmp_path / "p"
+    assert main(["new", str(project)]) == 0
+    spark = project / "unit_data" / "spark.yaml"
+    spark.write_text(spark.read_text(encoding="utf-8").replace("mp: 2 ", "mp: 9 "), encoding="utf-8")
+    capsys.readouterr()
+    code, _, err = run(capsys, "odds", "spark", "ember", "--data", str(project))
+    assert code == 1
+    assert "unit 'spark'" in err
+    assert "has problems in its file" in err
+    assert "`duelkit validate` lists them" in err
+    assert "no unit" not in err

@@ -12,9 +12,9 @@ import pytest
 from toolkit.cli import main
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import build_game
-from toolkit.figure.sim import pool
-from toolkit.figure.sim.games import PairTask, derive, play_pair
-from toolkit.figure.sim.stats import neutralise, wilson
+from toolkit.figure.sim import pool, stats
+from toolkit.figure.sim.games import GameResult, PairTask, derive, play_pair
+from toolkit.figure.sim.stats import games_csv, wilson
 
 MATCH = ("hydro-conductor", "malfunction-cascade")
 
@@ -128,15 +128,16 @@ def test_the_same_seed_gives_byte_identical_files(capsys, tmp_path: Path):
         assert one == (tmp_path / "two" / "hydro-conductor-vs-malfunction-cascade" / file_name).read_bytes()
 
 
-def test_csv_cells_that_would_run_as_formulas_are_neutralised():
-    assert neutralise("=HYPERLINK(1)") == "'=HYPERLINK(1)"
-    assert neutralise("-3") == "-3"
-    assert neutralise("-2+3") == "'-2+3"
-    assert neutralise("+A1") == "'+A1"
-    assert neutralise("-0.25") == "-0.25"
-    assert neutralise("@x") == "'@x"
-    assert neutralise("+1") == "+1"
-    assert neutralise("volt-rush") == "volt-rush"
+def test_games_csv_quotes_a_formula_behind_a_space_as_every_duelkit_csv_does():
+    """One CSV-injection guard (toolkit.csvsafe): stats' own copy left ' =HYPERLINK(...)' live (issue 21 item 5)."""
+    from types import SimpleNamespace
+
+    game = SimpleNamespace(squad_ids=(' =HYPERLINK("http://x")', "-2+3"), modules=((), ()))
+    result = GameResult(0, 0, 1, "goal_capture", 12, (0,) * 12, (0,) * 12, (0, 0), None)
+    rows = list(csv.reader(io.StringIO(games_csv(game, [result]))))  # type: ignore[arg-type]
+    assert rows[1][2:6] == ['\' =HYPERLINK("http://x")', "'-2+3", '\' =HYPERLINK("http://x")', "'-2+3"]
+    assert (rows[1][0], rows[1][7]) == ("1", "12")  # numbers stay numbers
+    assert not hasattr(stats, "neutralise")
 
 
 def test_round_robin_gives_a_matrix_per_theme(capsys):

@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "odds": ("odds", "exact battle outcome probabilities"),
     "board": ("board", "board tools"),
     "new": ("new", "create a one-theme starter project"),
-    "import": ("import_table", "convert a spreadsheet (CSV or XLSX) into a project of unit YAML"),
+    "import": ("import_table", "a spreadsheet (CSV or XLSX) into the project's YAML"),
     "export": ("export", "PNG per card, print-on-demand PDFs, Tabletop Simulator, the units as a sheet (csv, xlsx)"),
     "play": ("play", "play one game in the terminal (or random against random)"),
     "replay": ("replay", "re-check a game record and print the board"),

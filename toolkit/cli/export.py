@@ -1,5 +1,5 @@
 """`duelkit export png|pod|tts|csv|xlsx`: the kit for other tools (PNG per card, print-on-demand PDFs per
-deck, Tabletop Simulator), and the unit database as a sheet (csv, xlsx) that `duelkit import` reads back.
+deck, Tabletop Simulator), and the project's data as a sheet (csv, xlsx) that `duelkit import` reads back.
 Each format is a subcommand with its own options.
 
 The sheet formats read the data as written (no validation needed: a database with rule problems is
@@ -26,6 +26,7 @@ from toolkit.cli.common import (
 from toolkit.game import SHEET_EXPORT
 from toolkit.problems import sorted_problems
 from toolkit.report import format_text, summary
+from toolkit.terminal import one_line, terminal_safe
 
 SHEET_FORMATS = ("csv", "xlsx")
 DEFAULT_DPI = 300
@@ -60,9 +61,14 @@ def dpi_value(text: str) -> int:
 
 
 def base_url(text: str) -> str:
-    if not re.match(r"^(https?|file)://[^\s\"'<>\\]+$", text):
+    """An address written into the Tabletop Simulator file: no space, quote, backslash or control character
+    (ESC, BEL, a line break, C1, bidirectional marks) can reach that file or the terminal."""
+    if not re.fullmatch(r"(https?|file)://[^\s\"'<>\\]+", text):
         raise argparse.ArgumentTypeError("--base-url must be an http://, https:// or file:// address "
                                          "without spaces or quotes")
+    if terminal_safe(text) != text:
+        raise argparse.ArgumentTypeError(f"--base-url {one_line(text)[:80]} holds a control character; an "
+                                         "address has none")
     return text if text.endswith("/") else text + "/"
 
 
@@ -91,13 +97,14 @@ def add_parser(commands: Any) -> None:
                      help="resolution (default 300; lowered where a sheet would exceed 4096 px)")
     tts.add_argument("--base-url", type=base_url, metavar="URL",
                      help="where you will upload the images (default: file: addresses of the output folder)")
-    for sheet_format, what in (("csv", "a CSV file (UTF-8)"), ("xlsx", "an Excel workbook")):
-        sheet = _format(formats, sheet_format, f"the unit database as {what}, one row per segment, that "
-                        "`duelkit import` reads back", [f"duelkit export {sheet_format}",
-                                                        f"duelkit export {sheet_format} mygame --columns name=Figure"])
+    for sheet_format, what in (("csv", "a folder of CSV files (UTF-8), one per table"),
+                               ("xlsx", "an Excel workbook, a sheet per table")):
+        examples = [f"duelkit export {sheet_format}", f"duelkit export {sheet_format} mygame --columns name=Figure"]
+        sheet = _format(formats, sheet_format, f"the project's units, squads, modules and words as {what}, "
+                        "that `duelkit import` reads back", examples)
         sheet.add_argument("--columns", default="", metavar="MAP",
-                           help="header names by field, as for `duelkit import` (default: the import's usual "
-                                "headers)")
+                           help="other names for the units table's columns, e.g. name=Figure,mp=MP (give `duelkit "
+                                "import` the same; default: each field's path, such as board_effect.kind)")
 
 
 def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> argparse.ArgumentParser:

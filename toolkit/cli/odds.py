@@ -9,7 +9,7 @@ from typing import Any
 
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, out
 from toolkit.game import Game, GameData, NotApplicable, OddsRequest
-from toolkit.problems import UsageError
+from toolkit.problems import DuelkitError, UsageError
 from toolkit.registry import discover, find_game, game_ids
 
 
@@ -34,7 +34,9 @@ def add_parser(commands: Any) -> None:
     odds.add_argument("--attacker-stage", type=int, metavar="N",
                       help="upgrade stage the attacker fights at (default: its place in its upgrade chain)")
     odds.add_argument("--defender-stage", type=int, metavar="N", help="upgrade stage of the defender")
-    odds.add_argument("--module", metavar="ID", help="a module the attacker plays (+damage, +stars, re-spin)")
+    odds.add_argument("--module", metavar="ID",
+                      help="a module the attacker commits in its Module Phase (+damage, +stars, or a re-spin once "
+                           "after seeing the spins)")
     odds.add_argument("--json", action="store_true",
                       help="print JSON, every probability also as an exact fraction under `exact`")
     odds.set_defaults(run=run, bundled_note=BUNDLED_NOTE)
@@ -58,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         loaded.append((game, game.load(where)))
     candidates = [(game, data) for game, data in loaded if game.has_units(data, wanted)]
     if not candidates:
+        _refuse_broken(wanted, loaded)
         raise UsageError(_not_found(wanted, loaded, args.theme))
     if len(candidates) > 1:
         raise UsageError("the units exist in several themes; choose one with --theme "
@@ -68,6 +71,16 @@ def run(args: argparse.Namespace) -> int:
                           defender_stage=args.defender_stage, module=args.module, as_json=args.json)
     out(game.odds(data, request))
     return EXIT_OK
+
+
+def _refuse_broken(wanted: list[str], loaded: list[tuple[Game, GameData]]) -> None:
+    """A unit whose own file has errors is not "unknown": say it has problems and where to see them (exit 1)."""
+    for game, data in loaded:
+        broken = [uid for uid in wanted if uid in game.broken_unit_ids(data)]
+        if broken:
+            names = " and ".join(f"'{uid}'" for uid in broken)
+            raise DuelkitError(f"unit {names} of {game.id} has problems in its file, so no odds can be computed; "
+                               "`duelkit validate` lists them")
 
 
 def _not_found(wanted: list[str], loaded: list[tuple[Game, GameData]], theme: str | None) -> str:

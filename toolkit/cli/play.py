@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from toolkit.cli.common import (
     squadless_project,
     write_atomically,
 )
+from toolkit.cli.prompt import InputEnded, Prompt
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
 from toolkit.problems import UsageError
 from toolkit.registry import discover
@@ -65,7 +67,7 @@ def find_squads(data_dir: Path | None, squads: list[str], command: str) -> tuple
                      f"{' and '.join(repr(s) for s in squads)}; squads: {', '.join(known) or 'none'}")
 
 
-def _choose(lines: list[str], options: list[str]) -> int:
+def _choose(prompt: Prompt, lines: list[str], options: list[str]) -> int:
     """Show the board and numbered options; read a number (q quits)."""
     for line in lines:
         out(line)
@@ -74,18 +76,19 @@ def _choose(lines: list[str], options: list[str]) -> int:
     while True:
         out(f"choose 1-{len(options)} (q to quit): ")
         sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            raise _Quit("input ended before the game did")
-        text = line.strip().lower()
-        if text in ("q", "quit", "exit"):
+        try:
+            text = prompt.read_line()
+        except InputEnded:
+            raise _Quit("input ended before the game did") from None
+        if text is not None and text.lower() in ("q", "quit", "exit"):
             raise _Quit("stopped by the player")
-        if text.isdigit() and 1 <= int(text) <= len(options):
-            return int(text) - 1
-        out(f"'{text[:20]}' is not a number from 1 to {len(options)}")
+        chosen = prompt.choice(text, len(options))
+        if isinstance(chosen, int):
+            return chosen
+        out(chosen)
 
 
-def _handover(message: str) -> None:
+def _handover(prompt: Prompt, message: str) -> None:
     """Hot-seat: clear the screen (so nothing of the last secret choice shows) and wait for the player."""
     if sys.stdout.isatty():
         sys.stdout.write("\x1b[2J\x1b[H")  # the terminal's own clear-screen, never data text
@@ -94,10 +97,11 @@ def _handover(message: str) -> None:
     out(message)
     out("press Enter when ready (q to quit)")
     sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        raise _Quit("input ended before the game did")
-    if line.strip().lower() in ("q", "quit", "exit"):
+    try:
+        text = prompt.read_line()
+    except InputEnded:
+        raise _Quit("input ended before the game did") from None
+    if text is not None and text.lower() in ("q", "quit", "exit"):
         raise _Quit("stopped by the player")
     if sys.stdout.isatty():
         sys.stdout.write("\x1b[2J\x1b[H")
@@ -131,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     request = PlayRequest(squads[0], squads[1], (players[0], players[1]), seed, args.first,
                           None if args.data_dir is None else str(args.data_dir))
     try:
-        record = game.play(data, request, out, _choose, _handover)
+        prompt = Prompt(sys.stdin)
+        record = game.play(data, request, out, partial(_choose, prompt), partial(_handover, prompt))
     except _Quit as stop:
         err(f"duelkit: game not finished: {stop}" + ("; no record written" if args.record else ""))
         return EXIT_PROBLEMS

@@ -15,6 +15,7 @@ from toolkit.registry import discover
 from toolkit.terminal import terminal_safe
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a 300-turn game is about 100 KB; anything far larger is not a record
+MAX_HEADER_CHARS = 100_000  # a record's first line is a few hundred characters
 
 
 def add_parser(commands: Any) -> None:
@@ -42,7 +43,11 @@ def _read(path: Path) -> str:
 
 def _header(path: Path, text: str) -> tuple[list[str] | str, str | None]:
     """The squads (or, for a game without squads, its id) and data folder the record's first line names."""
-    first = text.split("\n", 1)[0]
+    end = text.find("\n", 0, MAX_HEADER_CHARS + 1)
+    first = text[:MAX_HEADER_CHARS + 1] if end < 0 else text[:end]
+    if len(first) > MAX_HEADER_CHARS:
+        raise DuelkitError(f"{path}: line 1: longer than {MAX_HEADER_CHARS:,} characters; a game record starts "
+                           "with its JSON header of a few hundred")
     try:
         header = json.loads(first)
     except (ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep

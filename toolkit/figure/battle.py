@@ -183,7 +183,8 @@ def odds_text(setup: BattleSetup, odds: BattleOdds) -> str:
         if side.star_bonus:
             modifiers.append(f"{label} +{side.star_bonus} star")
         if side.respin:
-            modifiers.append(f"{label} may re-spin")
+            modifiers.append(f"{label} re-spins once when it pays, after seeing the spins (the "
+                             f"{setup.theme.terms.module} is committed in the Module Phase)")
     if modifiers:
         lines.append("with " + ", ".join(modifiers))
     lines.append("")

@@ -85,9 +85,9 @@ class FigureGame(Game):
         self.title = load_theme(theme_id).terms.game
 
     def help_notes(self, command: str) -> list[str]:
-        from toolkit.figure.columns import FIELDS
-        from toolkit.figure.importer import REQUIRED_COLUMNS
         from toolkit.figure.model import MODULE_EFFECT_KINDS
+        from toolkit.figure.sheets.columns import FIELDS
+        from toolkit.figure.sheets.foreign import REQUIRED_COLUMNS
 
         theme = load_theme(self.id)
         statuses = f"statuses of {self.id}: " + ", ".join(
@@ -96,7 +96,10 @@ class FigureGame(Game):
             "odds": [statuses],
             "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
                          + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
-            "import": ["sheet columns (one row per Data Disk segment; other columns are ignored): "
+            "import": ["a sheet `duelkit export csv|xlsx` wrote (tables units, squads, modules, project) is read "
+                       "by its column names; the items it changes are updated, columns it lacks leave their fields "
+                       "alone",
+                       "any other sheet (one row per Data Disk segment; other columns are ignored): "
                        + ", ".join(REQUIRED_COLUMNS) + "; common variants (Figure, MP, Colour, Damage...) are "
                        "recognised; --columns fields: " + ", ".join(FIELDS)],
         }
@@ -111,7 +114,7 @@ class FigureGame(Game):
             dataset = replace(dataset, project_file=where.settings)
         database = load_database(dataset)
         if where.project:  # an imported project: problems also name the sheet cell to fix
-            from toolkit.figure.sheet_map import with_sheet_cells
+            from toolkit.figure.sheets.sheet_map import with_sheet_cells
 
             database.problems = with_sheet_cells(where.root, database.problems)
         return FigureData(database)
@@ -296,6 +299,9 @@ class FigureGame(Game):
     def unit_ids(self, data: GameData) -> list[str]:
         return list(_database(data).units)
 
+    def broken_unit_ids(self, data: GameData) -> list[str]:
+        return sorted(_database(data).broken_units)
+
     def simulate(self, data: GameData, request: SimulateRequest, progress: SimulateProgress) -> SimulateResult:
         from toolkit.figure.simulate import simulate
 
@@ -350,65 +356,37 @@ class FigureGame(Game):
         return report
 
     def export_table(self, where: Where, fmt: str, columns: str = "") -> Output:
-        from toolkit.figure.columns import parse_columns
-        from toolkit.figure.database import SQUADS_DIR
-        from toolkit.figure.sheet_export import read_raw_units, sheet_csv, sheet_xlsx, units_sheet
+        from toolkit.figure.sheets.columns import parse_columns
+        from toolkit.figure.sheets.convert import NATIVE_HEADERS
+        from toolkit.figure.sheets.files import Folders, read_index
+        from toolkit.figure.sheets.settings import read_settings
+        from toolkit.figure.sheets.write import export_tables, tables_csv, tables_xlsx
 
         dataset = project_dataset(where.root, self.id) if where.project else bundled_dataset(where.root, self.id)
-        units, unreadable = read_raw_units(dataset.unit_dir, dataset.project, SQUADS_DIR)
-        sheet = units_sheet(units, parse_columns(columns), load_theme(self.id).statuses)
-        data = sheet_xlsx(sheet, self.id) if fmt == "xlsx" else sheet_csv(sheet)
-        name = f"units.{fmt}"
-        return Output({name: data}, f"{name} ({sheet.units} units, {len(sheet.rows) - 1} rows)",
-                      unreadable + sheet.notes, incomplete=bool(unreadable))
+        index = read_index(Folders(dataset.root or where.root, dataset.unit_dir, dataset.module_dir))
+        settings = read_settings(where.root) if where.project else None
+        export = export_tables(index, settings, load_theme(self.id), parse_columns(columns, NATIVE_HEADERS))
+        files = {f"{self.id}.xlsx": tables_xlsx(export)} if fmt == "xlsx" else tables_csv(export)
+        return Output(files, f"{', '.join(files)}: {export.summary}", export.notes,
+                      incomplete=bool(index.unreadable))
+
+    def sheet_game(self, path: Path) -> str | None:
+        from toolkit.figure.sheets.convert import sheet_theme
+
+        return sheet_theme(path)
 
     def import_table(self, csv_path: Path, out: Path, columns: str = "", layout: str = "auto",
-                     dry_run: bool = False) -> Report:
-        from toolkit.figure.columns import parse_columns
-        from toolkit.figure.importer import (
-            SKIPPED_FILE,
-            UNIT_DIR,
-            apply_plan,
-            derive_inflicts,
-            plan_project,
-            read_sheet,
-        )
+                     dry_run: bool = False, delete: bool = False) -> Report:
+        from toolkit.figure.sheets.columns import parse_columns
+        from toolkit.figure.sheets.convert import NATIVE_HEADERS, read_sheet_data
+        from toolkit.figure.sheets.project import plan_import
+        from toolkit.figure.sheets.report import import_report
+        from toolkit.figure.sheets.staging import apply_plan
 
-        # a missing file, a folder or a FIFO is a usage error with its own message
-        result = read_sheet(csv_path, parse_columns(columns), layout)
-        derive_inflicts(result, load_theme(self.id).statuses)
-        plan = plan_project(result, out, self.id)
+        # a missing file, a FIFO or a folder without tables is a usage error with its own message
+        reading = read_sheet_data(csv_path, parse_columns(columns, NATIVE_HEADERS), layout,
+                                  load_theme(self.id).statuses)
+        plan = plan_import(reading.data, out, self.id, delete)
         if not dry_run:
             apply_plan(plan)
-        report = Report(failed=bool(result.skipped or plan.conflicts))
-        for figure in result.skipped:
-            for row in figure.rows:
-                report.notes.append(f"{csv_path}:{row.line}: skipped '{figure.name}': column '{row.column}' = "
-                                    f"{row.value!r}: {row.reason}")
-        for row in result.warnings:
-            report.notes.append(f"{csv_path}:{row.line}: warning: column '{row.column}' = {row.value!r}: {row.reason}")
-        report.notes += [f"note: {note}" for note in result.notes]
-        for unit_id in plan.conflicts:
-            report.notes.append(f"conflict: {out / UNIT_DIR / unit_id}.yaml was edited by hand since the last import "
-                                "and its sheet rows changed (or were removed): the file was kept; to take the "
-                                "sheet's version, delete the file and import again")
-        verb = "would write" if dry_run else "wrote"
-        transcribed = len(result.units) - len(plan.kept) - len(plan.conflicts)
-        report.lines.append(f"read {result.rows_read} rows: {verb} {transcribed} units to {out}, "
-                            f"skipped {len(result.skipped)} figures ({len(plan.changed)} files changed)")
-        changes = [f"{len(plan.added)} added", f"{len(plan.updated)} updated", f"{len(plan.removed)} removed"]
-        if plan.kept:
-            changes.append(f"{len(plan.kept)} edited by hand and kept (their sheet rows did not change)")
-        if plan.conflicts:
-            changes.append(f"{len(plan.conflicts)} conflicts kept as edited")
-        report.lines.append("units: " + ", ".join(changes))
-        if dry_run:
-            for label, ids in (("add", plan.added), ("update", plan.updated), ("remove", plan.removed),
-                               ("keep (edited by hand)", plan.kept), ("conflict", plan.conflicts)):
-                report.lines += [f"  {label}: {unit_id}" for unit_id in ids]
-            report.lines.append("nothing was written (--dry-run)")
-            return report
-        if result.skipped:
-            report.lines.append(f"the skipped figures' cells are listed in {out / SKIPPED_FILE}")
-        report.lines.append(f"next: `duelkit validate {out}` lists what breaks the rules")
-        return report
+        return import_report(csv_path, out, reading, plan, dry_run)

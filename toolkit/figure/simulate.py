@@ -23,6 +23,7 @@ from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest
 from toolkit.game import SimulateRequest, SimulateResult
 from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
+from toolkit.whole_numbers import NumberError, read_whole
 
 if TYPE_CHECKING:
     from toolkit.figure.sim.impact import BoardBalance
@@ -41,8 +42,11 @@ def parse_rules(pairs: tuple[str, ...]) -> Rules:
         value: Any = text
         if text in ("true", "false"):
             value = text == "true"
-        elif text.isdigit():
-            value = int(text)
+        elif text[:1].isdigit():  # meant as a number: 0-9 only, at most MAX_DIGITS of them
+            try:
+                value = read_whole(text)
+            except NumberError as exc:
+                raise UsageError(f"--rules {safe(name, 40)}: {exc}") from None
         values[name.strip()] = value
     try:
         return Rules.from_dict(values)

@@ -26,7 +26,8 @@ from toolkit.players import PLAYERS
 SQUADS = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 # the rulings that change what a unit may pass or when a turn's decisions are asked
 RULES = [Rules(), Rules(sleeper_passable="always", wait_counts="all_turns"),
-         Rules(sleeper_passable="never", lockout="off", surround_after="move_only", min_mp=2)]
+         Rules(sleeper_passable="never", lockout="off", surround_after="move_only", min_mp=2),
+         Rules(min_mp=1, goal_capture_by="own_move")]
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,7 @@ def reference_moves(state: GameState, graph: nx.Graph) -> list[Action]:
                 continue
             through = set(graph) if state.tfx[4] == s else passable  # a move-through module on this unit
             targets = reachable(graph, where, mp, through) & free
-        elif where == HANGAR and state.wait[s] == 0:
+        elif where == HANGAR and state.wait[s] == 0 and mp >= DEPLOY_COST_MP:
             targets = set()
             for entry in game.entries[side]:
                 if entry in free:
@@ -79,6 +80,7 @@ def reference_modules(state: GameState) -> list[Action]:
     side = state.player
     units = range(side * SQUAD_UNITS, (side + 1) * SQUAD_UNITS)
     field = [s for s in units if state.pos[s] >= 0]
+    movable = [s for s in field if effects.can_be_selected_to_move(state.game.status_rules[state.status[s]])]
     actions = []
     for index, module in enumerate(state.game.modules[side]):
         if state.used[side] >> index & 1:
@@ -91,8 +93,8 @@ def reference_modules(state: GameState) -> list[Action]:
         elif kind == "clear_wait":
             actions += [Action(MODULE, index, s) for s in units if state.pos[s] == HANGAR and state.wait[s] > 0]
         elif kind == "swap_units":
-            actions += [Action(MODULE, index, a, b) for a, b in itertools.combinations(field, 2)]
-        elif kind == "extra_mp":
+            actions += [Action(MODULE, index, a, b) for a, b in itertools.combinations(movable, 2)]
+        elif kind in ("extra_mp", "respin"):
             actions.append(Action(MODULE, index))
     return actions
 

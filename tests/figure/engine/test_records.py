@@ -20,11 +20,12 @@ from toolkit.players import PLAYERS, Player
 
 RECORDS = Path(__file__).parents[2] / "fixtures" / "records"
 # Golden records: replaying each must reach exactly this state (the engine's behaviour is pinned).
-# Both include a Purple placement choice, a re-spin, an upgrade and module plays. After a deliberate change,
-# `PYTHONPATH=. python scripts/golden_records.py` rewrites them and prints these hashes.
+# Both include a re-spin committed in the Module Phase and other module plays, both a Purple placement choice,
+# the chimera one an upgrade. After a deliberate change, `PYTHONPATH=. python scripts/golden_records.py`
+# rewrites them and prints these hashes.
 GOLDEN = {
-    "chimera-seed-1.jsonl": "af11b8ca7a2f76644774bd5f5191ff24",  # B by goal capture, 212 turns
-    "duel-protocol-seed-23.jsonl": "738902b651f73556ea06e48aa27b0b98",  # B by goal capture, 135 turns
+    "chimera-seed-111.jsonl": "21050080015a57904cea912797aa3b60",  # B by goal capture, 34 turns
+    "duel-protocol-seed-221.jsonl": "faa0128010f72f1e1252313b28e64f59",  # B by goal capture, 114 turns
 }
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 
@@ -63,7 +64,7 @@ def test_a_recorded_game_replays_and_the_same_seed_gives_the_same_record(databas
     result = replay(record, game)
     assert result.divergence is None
     assert result.result_matches
-    assert result.checked == len(record.lines)
+    assert result.checked == len(list(record.rows()))
 
 
 def test_replay_reports_the_first_divergence_with_its_line(databases):
@@ -84,7 +85,7 @@ def test_replay_reports_the_first_divergence_with_its_line(databases):
     ("not json\n", "line 1: not JSON"),
     ('{"record": "something-else"}\n', "not a duelkit game record"),
     ('{"record": "duelkit-game-record", "version": 99}\n', "version 99"),
-    ('{"record": "duelkit-game-record", "version": 1, "theme": "chimera"}\n', "needs 'squads'"),
+    ('{"record": "duelkit-game-record", "version": 2, "theme": "chimera"}\n', "needs 'squads'"),
     ("[1, 2]\n", "expected a JSON object"),
 ])
 def test_bad_records_are_located_errors(text, message):
@@ -125,7 +126,7 @@ def test_a_human_plays_by_number_from_stdin(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert code == 1
     assert "stopped by the player" in captured.err
-    assert "  1. deploy A1 m-490 to r4c0" in captured.out
+    assert "  3. deploy A2 sq-7 to i2c0" in captured.out  # A1 m-490 (1 MP) cannot deploy on the first turn
     assert "'abc' is not a number" in captured.out
     assert "B: " in captured.out  # the random opponent's move is shown
 
@@ -159,7 +160,7 @@ def test_replay_of_a_diverging_record_exits_non_zero_with_the_line(tmp_path, cap
 
 
 @pytest.mark.parametrize(("where", "line", "message"), [
-    (0, "[" * 60_000 + "]" * 60_000, "line 1: not JSON"),  # nested past the recursion limit: was exit 70
+    (0, "[" * 45_000 + "]" * 45_000, "line 1: not JSON"),  # nested past the recursion limit: was exit 70
     (1, '{"turn": 1, "action": ' + "9" * 5000 + "}", "line 2: not JSON"),  # over Python's 4,300 digits: exit 70
 ], ids=["nested-header", "long-integer"])
 def test_a_record_line_json_cannot_decode_is_a_located_error(tmp_path, capsys, where, line, message):

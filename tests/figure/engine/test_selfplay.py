@@ -30,7 +30,7 @@ ALTERNATIVES = {
     "surround_order": "simultaneous", "goal_capture_by": "any_placement", "lockout": "off",
     "wait_counts": "all_turns", "turn_limit_result": "fewer_units_lost", "upgrade_offer": "never",
     "reset_form_on_deactivation": False, "both_confused": "defender_first", "sleeper_passable": "always",
-    "attacked_sleeper_spins": True, "respin_holder": "either", "surround_after": "move_only",
+    "attacked_sleeper_spins": True, "surround_after": "move_only", "min_mp": 1,
 }
 
 

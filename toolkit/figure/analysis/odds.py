@@ -31,7 +31,7 @@ class Fighter:
     status: StatusRule | None = None
     damage_bonus: int = 0  # this turn's module and subroutine damage bonuses, added up (X Attack: +30)
     star_bonus: int = 0  # e.g. a +1 star module this turn
-    respin: bool = False  # may re-spin once after seeing both results (a Double Chance module)
+    respin: bool = False  # committed a Double Chance in the Module Phase: may re-spin once after seeing both results
     poison_ticks: tuple[int, ...] = ()  # chimera Poison/Noxious: per-segment reductions so far (poison_tick)
 
     def battle_disk(self) -> tuple[Segment, ...]:
@@ -132,7 +132,7 @@ def _spin_pairs(attacker: Fighter, defender: Fighter) -> dict[tuple[int, int], i
 
     With a re-spin, the holder sees both results and spins again when the expected consequences of a
     re-spin (`consequence_value`) are worth more than those of what it has; the second result is final.
-    Only one side may hold a re-spin in a battle (only the mover's owner plays a module).
+    Only the attacker may hold one: a re-spin module is committed in the Module Phase of its owner's own turn.
     """
     a_disk, d_disk = spun_disks(attacker, defender)
     pairs: dict[tuple[int, int], int] = {}
@@ -162,8 +162,9 @@ def _spin_pairs(attacker: Fighter, defender: Fighter) -> dict[tuple[int, int], i
 
 def battle_odds(attacker: Fighter, defender: Fighter) -> BattleOdds:
     """Exact odds of one battle, including a confused side's self-hit spin before the battle."""
-    if attacker.respin and defender.respin:
-        raise ValueError("only one side can re-spin in a battle")
+    if defender.respin:
+        raise ValueError("only the attacker can re-spin: a re-spin module is committed in its owner's Module Phase "
+                         "(specs 000 2.3, 001 1.3)")
     a_disk, d_disk = spun_disks(attacker, defender)
     odds = BattleOdds()
     # A confused unit first spins for a self-hit: landing on White/Gold, it hits itself and is

@@ -13,8 +13,9 @@ To stay fast, quiet moves (far from any enemy, not at a goal) are first ranked b
 and only the best `QUIET_LOOKS` of them are looked at in full; every move near an enemy or a goal is
 always looked at, and so is every move when an enemy is near our goal. Modules are tried only where
 they can matter and played only when they gain more than `MODULE_COST` (a module is spent for the
-whole duel). The rng only breaks ties between equally good actions, so the player is deterministic
-given its rng.
+whole duel; a re-spin module is committed before the move, so it is weighed with the battles that
+move could start, each group's re-spin judged from the group's representative spins). The rng only
+breaks ties between equally good actions, so the player is deterministic given its rng.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, SUBROUTINE, Acti
 from toolkit.figure.engine.state import (
     BATTLE,
     MOVE_PHASE,
-    RESPIN_PHASE,
     SPIN_POISON,
     START,
     SUB,
@@ -183,6 +183,8 @@ def _worth_trying(state: GameState, action: Action, battling: set[int], plain: f
     kind = state.game.module_kinds[state.player][action[1]]
     if kind in ("damage_bonus", "star_bonus"):
         return action[2] in battling
+    if kind == "respin":  # committed before the move: worth a look when some move could start a battle
+        return bool(battling)
     if kind in ("clear_status", "clear_wait"):
         return True
     if kind in ("move_through", "extra_mp"):
@@ -203,7 +205,8 @@ def _boost_value(state: GameState, action: Action, plain: Action | None, me: int
     units = {action[2], action[3]} - {-1}
     if not units:  # extra MP: every unit
         units = set(state.units_of(owner))
-    battle_only = action[0] == MODULE and state.game.module_kinds[owner][action[1]] in ("damage_bonus", "star_bonus")
+    battle_only = action[0] == MODULE and state.game.module_kinds[owner][action[1]] in ("damage_bonus", "star_bonus",
+                                                                                         "respin")
     enemies = child.masks[1 - owner]
     follow = [a for a in child.decisions()
               if a[0] not in (MODULE, SUBROUTINE) and (a == plain or (a[1] in units and (
@@ -236,8 +239,6 @@ def settle(state: GameState, me: int, owner: int, know: Knowledge) -> float:
     if state.player != owner and phase == START:
         return evaluate(state, me, know)
     legal = state.decisions()
-    if phase == RESPIN_PHASE:  # looking ahead, the spin is kept; the real decision weighs a re-spin
-        return _after(state, legal[0], me, owner, know)
     if phase == BATTLE:
         declined = _after(state, legal[-1], me, owner, know)  # PASS sorts last
         values = [declined] + [_attack_value(state, a, me, owner, know, declined) for a in legal[:-1]]
@@ -261,8 +262,8 @@ def _attack_value(state: GameState, action: Action, me: int, owner: int, know: K
     groups = know.battle_groups(state, attacker, defender)
     if groups is None:
         return _after(state, action, me, owner, know)
-    if effects.cured_when_attacked(state.status_rule(defender)):
-        declined = None
+    if effects.cured_when_attacked(state.status_rule(defender)) or state.tfx[6] >= 0:
+        declined = None  # the board differs, or a committed re-spin may turn a result that changed nothing
     started = state.clone()
     started.apply(action)  # the battle's first spin is due: every group spins from here
     total = 0.0

@@ -12,7 +12,7 @@ Rulings (fields of the frozen `Rules`; `rules.RULINGS` holds each one's source a
 | switch | default | alternative |
 |---|---|---|
 | surround_order | enemies_first (shared DESIGN 2) | simultaneous |
-| goal_capture_by | own_move (specs 000 2.1, 001 1.1) | any_placement |
+| goal_capture_by | owner_action: any action of its owner (specs 000 2.1, 001 1.1) | own_move, any_placement |
 | lockout | no_move_at_turn_start (specs 000 2.1, 001 1.1) | off |
 | wait_counts | owner_turns (spec 000 2.6) | all_turns |
 | turn_limit | 300 turns in all (specs silent) | any number |
@@ -20,12 +20,11 @@ Rulings (fields of the frozen `Rules`; `rules.RULINGS` holds each one's source a
 | repetition_limit | 3: same position, same player to move (specs silent) | any number |
 | upgrade_offer | after_battle_knockout (spec 000 3.6) | never |
 | reset_form_on_deactivation | true (specs silent) | false |
-| min_mp | 1 (S-TRM's "minimum of 1"; a first-turn 1 MP unit may deploy) | any number |
+| min_mp | 0 (specs 000 2.3-2.4, 001 1.3, 2.1: a first-turn 1 MP unit cannot deploy) | any number (1: it may) |
 | both_confused | independent self-hit spins (as `duelkit odds`) | attacker_first, defender_first |
 | paralysis_tie | first_in_wheel_order (repo DESIGN) | (none yet) |
 | sleeper_passable | theme_table (each Table 2.2) | never, always |
 | attacked_sleeper_spins | false (shared DESIGN 6: counts as a Miss) | true |
-| respin_holder | attacker (repo DESIGN, Odds) | either |
 | surround_after | any_position_change (specs: "becomes surrounded") | move_only |
 """
 

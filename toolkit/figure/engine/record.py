@@ -9,7 +9,8 @@ final state hash. Units are named by their slot label ("A:sq-7"), nodes by name,
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,9 @@ from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
-RECORD_VERSION = 1
+# 2: re-spin modules are committed in the Module Phase (a version 1 record re-spun without that), results
+# count the turns played (a draw at a 300-turn limit: 300).
+RECORD_VERSION = 2
 GAME_ID = "figure-duel"
 MAX_RECORD_BYTES = 50_000_000
 MAX_LINE_CHARS = 100_000
@@ -170,7 +173,7 @@ def make_header(game: Game, *, data: str | None, seed: int | None, players: list
 def result_json(state: GameState) -> dict[str, Any]:
     outcome = state.outcome()
     winner = None if outcome is None else ("draw" if outcome.winner is None else outcome.winner.value)
-    return {"winner": winner, "reason": None if outcome is None else outcome.reason, "turns": state.turn + 1,
+    return {"winner": winner, "reason": None if outcome is None else outcome.reason, "turns": state.turns_played(),
             "state_hash": state.state_hash()}
 
 
@@ -179,32 +182,55 @@ def result_json(state: GameState) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Record:
+    """A record's header, checked, and its text: the lines after the header are parsed one at a time by
+    `rows()` as the replay reaches them, so a file of millions of short lines costs no more memory than its
+    text (the replay stops at the first line that does not fit the game)."""
+
     header: dict[str, Any]
-    lines: list[tuple[int, dict[str, Any]]]  # (line number, parsed line) after the header
+    text: str = field(repr=False)
+    start: int = 0  # where the line after the header starts in `text`
+    start_line: int = 2
+
+    def rows(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, parsed line) for every line after the header that is not blank; RecordError at the
+        first line that is not a JSON object (or longer than MAX_LINE_CHARS)."""
+        number, position = self.start_line - 1, self.start  # the line `position` is on
+        for match in _LINE.finditer(self.text, position):
+            number += self.text.count("\n", position, match.start())
+            position = match.start()
+            if match.group().strip():
+                yield number, _parse_line(number, match.group())
+
+
+_LINE = re.compile(r"[^\n]+")  # a line that is not empty; the line breaks between are counted, not split
+
+
+def _parse_line(number: int, line: str) -> dict[str, Any]:
+    if len(line) > MAX_LINE_CHARS:
+        raise RecordError(f"line {number}: longer than {MAX_LINE_CHARS:,} characters; no line of a game record is")
+    try:
+        row = json.loads(line)
+    except (ValueError, RecursionError) as exc:  # ValueError: also an integer of over 4,300 digits
+        raise RecordError(f"line {number}: not JSON ({safe(str(exc), 100)})") from None
+    if not isinstance(row, dict):
+        raise RecordError(f"line {number}: expected a JSON object")
+    return row
 
 
 def parse_record(text: str) -> Record:
-    """JSON lines with a header; RecordError names the first line that is not."""
+    """The header of a JSON-lines record, checked; RecordError names the line that is wrong. The other
+    lines are read by `Record.rows()`."""
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"the record is larger than {MAX_RECORD_BYTES // 1_000_000} MB")
-    rows: list[tuple[int, dict[str, Any]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        if len(line) > MAX_LINE_CHARS:
-            raise RecordError(f"line {number}: longer than {MAX_LINE_CHARS} characters")
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError) as exc:  # ValueError: also an integer of over 4,300 digits
-            raise RecordError(f"line {number}: not JSON ({safe(str(exc), 100)})") from None
-        if not isinstance(row, dict):
-            raise RecordError(f"line {number}: expected a JSON object")
-        rows.append((number, row))
-    if not rows:
+    match = _LINE.search(text)
+    while match is not None and not match.group().strip():
+        match = _LINE.search(text, match.end())
+    if match is None:
         raise RecordError("the record is empty")
-    number, header = rows[0]
+    number = text.count("\n", 0, match.start()) + 1
+    header = _parse_line(number, match.group())
     _check_header(number, header)
-    return Record(header, rows[1:])
+    return Record(header, text, match.end(), number + 1)
 
 
 def _check_header(number: int, header: dict[str, Any]) -> None:
@@ -228,7 +254,7 @@ def record_rules(record: Record) -> Rules:
     try:
         return Rules.from_dict(record.header["rules"])
     except (RulesError, TypeError) as exc:
-        raise RecordError(f"line 1: {exc}") from None
+        raise RecordError(f"line {record.start_line - 1}: {safe(str(exc), 300)}") from None
 
 
 @dataclass
@@ -250,7 +276,7 @@ def replay(record: Record, game: Game, until_turn: int | None = None) -> Replay:
     """Re-play every line against `legal_actions` / `chance_outcomes`; stop at the first divergence."""
     state = GameState.initial(game, Player(record.header["first"]))
     result = Replay(state, 0)
-    for number, row in record.lines:
+    for number, row in record.rows():
         if until_turn is not None and result.at_turn is None and state.turn + 1 >= until_turn:
             result.at_turn = state.clone()
         problem = _replay_line(state, row)
@@ -299,7 +325,7 @@ def _replay_spin(state: GameState, spin: object) -> str | None:
     try:
         state.apply(spin["segment"])
     except IllegalAction:
-        return f"segment {spin['segment']} is not an outcome of this spin"
+        return f"segment {safe(str(spin['segment']), 20)} is not an outcome of this spin"
     return None
 
 

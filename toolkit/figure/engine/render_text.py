@@ -205,8 +205,10 @@ def describe_outcome(state: GameState) -> str:
     result = state.outcome()
     if result is None:
         return "the game is not over"
-    turns = state.turn + 1
+    turns = state.turns_played()
     reason = REASONS.get(result.reason, result.reason)
     if result.winner is None:
         return f"draw by {reason} after {turns} turns"
+    if result.reason in ("turn_limit", "lockout"):
+        return f"{result.winner.value} wins by {reason} after {turns} turns"
     return f"{result.winner.value} wins by {reason} on turn {turns}"

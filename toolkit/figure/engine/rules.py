@@ -20,7 +20,7 @@ class RulesError(DuelkitError):
 @dataclass(frozen=True)
 class Rules:
     surround_order: str = "enemies_first"
-    goal_capture_by: str = "own_move"
+    goal_capture_by: str = "owner_action"
     lockout: str = "no_move_at_turn_start"
     wait_counts: str = "owner_turns"
     turn_limit: int = 300
@@ -28,12 +28,11 @@ class Rules:
     repetition_limit: int = 3
     upgrade_offer: str = "after_battle_knockout"
     reset_form_on_deactivation: bool = True
-    min_mp: int = 1
+    min_mp: int = 0
     both_confused: str = "independent"
     paralysis_tie: str = "first_in_wheel_order"
     sleeper_passable: str = "theme_table"
     attacked_sleeper_spins: bool = False
-    respin_holder: str = "attacker"
     surround_after: str = "any_position_change"
 
     def as_dict(self) -> dict[str, Any]:
@@ -45,6 +44,8 @@ class Rules:
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for name, value in data.items():
+            if name in RETIRED:
+                raise RulesError(f"rules switch '{name}' no longer exists: {RETIRED[name]}")
             if name not in known:
                 raise RulesError(f"unknown rules switch '{name}'; known: {', '.join(sorted(known))}")
             values[name] = value
@@ -59,8 +60,9 @@ class Rules:
                 if not isinstance(value, bool):
                     raise RulesError(f"rules switch '{name}' is true or false, not {value!r}")
             elif isinstance(ruling.default, int):
-                if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
-                    raise RulesError(f"rules switch '{name}' is a whole number from 1 to 100000, not {value!r}")
+                if isinstance(value, bool) or not isinstance(value, int) or not ruling.lowest <= value <= 100_000:
+                    raise RulesError(f"rules switch '{name}' is a whole number from {ruling.lowest} to 100000, "
+                                     f"not {value!r}")
             elif value not in ruling.choices:
                 raise RulesError(f"rules switch '{name}' is one of {', '.join(ruling.choices)}, not {value!r}")
 
@@ -71,6 +73,7 @@ class Ruling:
     source: str
     alternative: str
     choices: tuple[str, ...] = ()
+    lowest: int = 1  # the smallest value a whole-number switch takes
 
 
 RULINGS: dict[str, Ruling] = {
@@ -79,8 +82,12 @@ RULINGS: dict[str, Ruling] = {
         "re-checked, so a unit freed by those removals survives",
         "simultaneous: both sides judged on one snapshot", ("enemies_first", "simultaneous")),
     "goal_capture_by": Ruling(
-        "own_move", "specs 000 2.1 / 001 1.1 ('moves one of their units onto the Goal Point')",
-        "any_placement: a swap or a Purple push/move onto the enemy goal also wins", ("own_move", "any_placement")),
+        "owner_action", "specs 000 2.1 ('The simulation ends immediately upon the occupation of this node') / 001 "
+        "1.1 ('The duel ends immediately upon a unit occupying this space'): a unit its owner puts on the enemy "
+        "Goal Point by any action wins at once: its move, a swap module, its own Purple move (Fly Over, a swap "
+        "with the loser, moving an ally); a unit pushed there by the opponent does not win",
+        "own_move: only the turn's move onto the goal wins; any_placement: a unit placed there by either "
+        "player (an opponent's push too) wins", ("owner_action", "own_move", "any_placement")),
     "lockout": Ruling(
         "no_move_at_turn_start", "specs 000 2.1 / 001 1.1 (System Lockout: no legal move at the start of the turn; "
         "modules and subroutines are not counted)",
@@ -106,8 +113,10 @@ RULINGS: dict[str, Ruling] = {
         True, "specs silent; statuses clear on Deactivation (Table 2.2 notes), and so does the upgrade",
         "false: an upgraded unit keeps its form through the Repair Bay"),
     "min_mp": Ruling(
-        1, "specs 'MP typically 1 to 3'; S-TRM's text '(to a minimum of 1)'; a first-turn 1 MP unit may still deploy",
-        "any whole number"),
+        0, "specs 000 2.3 / 001 1.3 (the first mover's unit 'has its MP reduced by one for that move only') and "
+        "000 2.4 / 001 2.1 (deploying 'costs 1 MP'): nothing raises MP back, so a 1 MP unit cannot deploy on the "
+        "first turn", "any whole number: MP never below it (1: a first-turn 1 MP unit may still deploy, the reading "
+        "of one unit's card text, S-TRM's '(to a minimum of 1)')", lowest=0),
     "both_confused": Ruling(
         "independent", "repo DESIGN (Odds: both units confused): both seeds word the self-hit spin per unit, so "
         "each confused unit makes its own; one that hits itself is Deactivated and the battle is cancelled, both "
@@ -124,13 +133,16 @@ RULINGS: dict[str, Ruling] = {
     "attacked_sleeper_spins": Ruling(
         False, "shared DESIGN section 6: duel-protocol's Sleep/Frozen unit counts as a Miss in the battle that "
         "cures it", "true: the attack cures it first and it spins normally"),
-    "respin_holder": Ruling(
-        "attacker", "repo DESIGN (Odds): modules are played on one's own turn, so only the attacker's owner may "
-        "re-spin", "either: the defender's owner may also spend a re-spin module", ("attacker", "either")),
     "surround_after": Ruling(
         "any_position_change", "specs 000 2.7 / 001 2.4 ('if it becomes surrounded'): checked after every move, "
         "swap, push or Purple move", "move_only: only the turn's move triggers a surround",
         ("any_position_change", "move_only")),
+}
+
+# Switches of earlier versions, with why they went (a record or `--rules` naming one is told so).
+RETIRED = {
+    "respin_holder": "re-spin modules are committed in the Module Phase of their holder's own turn (specs 000 2.3 "
+                     "and 2.8, 001 1.3 and 4.1), so only the player whose turn it is can re-spin",
 }
 
 RULES_DEFAULT = Rules()

@@ -70,7 +70,8 @@ GOAL, LOCKOUT, TURN_LIMIT, REPETITION = "goal_capture", "lockout", "turn_limit",
 
 MISS = -1  # a battle "segment" for a unit that cannot take part: it counts as a Miss
 SELF_HIT = -2  # a battle "segment" for a confused unit that hit itself (independent self-hit spins)
-NO_TURN_FX = (-1, 0, -1, 0, -1, 0)  # damage slot, damage, star slot, stars, move-through slot, extra MP
+# damage slot, damage, star slot, stars, move-through slot, extra MP, the re-spin module committed this turn
+NO_TURN_FX = (-1, 0, -1, 0, -1, 0, -1)
 PASS_ACTION = Action(PASS)
 _BIG_ENDIAN = sys.byteorder == "big"  # array("q") packs in the machine's byte order
 DIGEST_MASK = (1 << 64) - 1  # the history digest is a sum of 64-bit digests, modulo 2**64
@@ -121,7 +122,7 @@ class GameState:
     turn: int
     player: int
     phase: int
-    tfx: tuple[int, int, int, int, int, int]
+    tfx: tuple[int, int, int, int, int, int, int]
     moved: int
     battled: tuple[int, ...]
     blocked: int
@@ -205,6 +206,13 @@ class GameState:
             return None
         winner, reason = self.result
         return GameOutcome(None if winner == DRAW else PLAYERS[winner], reason)
+
+    def turns_played(self) -> int:
+        """Turns begun so far: a game that ended at the start of a turn (the turn limit, repetition, System
+        Lockout) never began that turn, so 300 at a 300-turn limit."""
+        if self.result is not None and self.result[1] in (TURN_LIMIT, REPETITION, LOCKOUT):
+            return self.turn
+        return self.turn + 1
 
     def returns(self) -> tuple[int, int]:
         """+1 for the winner, -1 for the loser, 0 each for a draw or an unfinished game."""
@@ -295,7 +303,7 @@ class GameState:
             self.battled = ()
             self._start_spin(SPIN_WAKE, action[1])
         elif kind == RESPIN:
-            self._apply_respin(action[1], action[2])
+            self._apply_respin(action[2])
         elif kind == UPGRADE:
             self._apply_upgrade(action[1])
         elif kind == SUBROUTINE:
@@ -376,7 +384,8 @@ class GameState:
         return self.game.slots[slot].forms[self.form[slot]]
 
     def effective_mp(self, slot: int) -> int:
-        """MP for this turn's move: the form's MP, the first-turn penalty, module bonuses, never below min_mp."""
+        """MP for this turn's move: the form's MP, the first-turn penalty, module bonuses, never below min_mp
+        (0 by default: a 1 MP unit moving first cannot pay the deploy's 1 MP)."""
         mp = self.game.mp[slot][self.form[slot]] + self.tfx[5]
         if self.turn == 0:
             mp -= FIRST_TURN_MP_PENALTY
@@ -408,6 +417,8 @@ class GameState:
             if self.wait[slot] > 0:
                 return 0
             mp = self.effective_mp(slot) - DEPLOY_COST_MP
+            if mp < 0:
+                return 0
             found = 0
             for entry in game.entries[slot // SQUAD_UNITS]:
                 bit = 1 << entry
@@ -540,7 +551,8 @@ class GameState:
                         and (not status[slot] or effects.can_be_selected_to_move(game.status_rules[status[slot]]))
                         and (any_mp or self.effective_mp(slot) >= 1)):
                     return True
-            elif where == HANGAR and self.wait[slot] <= 0 and free & game.entry_balls[side][0]:
+            elif (where == HANGAR and self.wait[slot] <= 0 and free & game.entry_balls[side][0]
+                  and (any_mp or self.effective_mp(slot) >= DEPLOY_COST_MP)):
                 return True
         return False
 
@@ -558,20 +570,23 @@ class GameState:
                 actions += choices[index][targets[target]]  # the actions for those units, built once per game
         return actions
 
-    def _module_target_sets(self, side: int) -> tuple[int, int, int]:
+    def _module_target_sets(self, side: int) -> tuple[int, int, int, int]:
         """The side's units a module may apply to, as bit sets (bit i: the side's unit i): on the field, on the
-        field with a status, waiting in the Hangar (the order of tables.FIELD_UNITS, ...)."""
+        field with a status, waiting in the Hangar, on the field and movable by their owner (the order of
+        tables.FIELD_UNITS, ...)."""
         pos, status, wait = self.pos, self.status, self.wait
-        field = statused = waiting = 0
+        field = statused = waiting = movable = 0
         for i, slot in enumerate(self.game.side_units[side]):
             where = pos[slot]
             if where >= 0:
                 field |= 1 << i
                 if status[slot]:
                     statused |= 1 << i
+                if self._owner_may_move(slot):
+                    movable |= 1 << i
             elif where == HANGAR and wait[slot] > 0:
                 waiting |= 1 << i
-        return field, statused, waiting
+        return field, statused, waiting, movable
 
     def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
@@ -600,11 +615,8 @@ class GameState:
         return [PASS_ACTION, *choices] if optional else choices
 
     def _respin_actions(self) -> list[Action]:
-        side = self.decider
-        att, dfn = self.battle[0], self.battle[1]  # type: ignore[index]
-        slot = att if side == att // SQUAD_UNITS else dfn
-        return [Action(RESPIN, index, slot) for index, module in enumerate(self.game.modules[side])
-                if module.effect.kind == "respin" and not self.used[side] >> index & 1]
+        """The re-spin of the module committed in this turn's Module Phase, for the attacker."""
+        return [Action(RESPIN, self.tfx[6], self.battle[0])]  # type: ignore[index]
 
     # ---- the turn -------------------------------------------------------------------------------
 
@@ -735,7 +747,11 @@ class GameState:
         self.masks[slot // SQUAD_UNITS] |= 1 << node
 
     def _after_placement(self, actor: int) -> None:
-        """Surrounds (the switch `surround_order`), and goal capture by placement when that switch allows it."""
+        """Goal capture by placement when the switch `goal_capture_by` allows it (the game ends at once, before
+        any surround), then surrounds (the switch `surround_order`)."""
+        self._goal_by_placement(actor)
+        if self.result is not None:
+            return
         if self.game.rules.surround_order == "enemies_first":
             for side in (1 - actor, actor):
                 for slot in self._surrounded_units(side):
@@ -743,11 +759,16 @@ class GameState:
         else:
             for slot in self._surrounded_units(1 - actor) + self._surrounded_units(actor):
                 self._deactivate(slot)
-        self._goal_by_placement(actor)
 
     def _goal_by_placement(self, actor: int) -> None:
-        """With goal_capture_by=any_placement, a unit placed on the enemy goal by any means wins."""
-        if self.game.rules.goal_capture_by == "any_placement":
+        """A unit placed on the enemy goal by a swap or a Purple move: by default (owner_action) it wins when
+        `actor`, whose action placed it, owns it; with any_placement, whoever placed it."""
+        ruling = self.game.rules.goal_capture_by
+        if ruling == "owner_action":
+            occupant = self.occ[self.game.goals[1 - actor]]
+            if occupant >= 0 and occupant // SQUAD_UNITS == actor:
+                self._finish(actor, GOAL)
+        elif ruling == "any_placement":
             for side in (actor, 1 - actor):
                 occupant = self.occ[self.game.goals[1 - side]]
                 if occupant >= 0 and occupant // SQUAD_UNITS == side:
@@ -791,15 +812,17 @@ class GameState:
         effect = self.game.modules[side][index].effect
         kind = effect.kind
         amount = int(getattr(effect, "amount", 0))
-        dmg_slot, dmg, star_slot, stars, through, extra = self.tfx
+        dmg_slot, dmg, star_slot, stars, through, extra, respin = self.tfx
         if kind == "damage_bonus":
-            self.tfx = (first, amount, star_slot, stars, through, extra)
+            self.tfx = (first, amount, star_slot, stars, through, extra, respin)
         elif kind == "star_bonus":
-            self.tfx = (dmg_slot, dmg, first, amount, through, extra)
+            self.tfx = (dmg_slot, dmg, first, amount, through, extra, respin)
         elif kind == "move_through":
-            self.tfx = (dmg_slot, dmg, star_slot, stars, first, extra)
+            self.tfx = (dmg_slot, dmg, star_slot, stars, first, extra, respin)
         elif kind == "extra_mp":
-            self.tfx = (dmg_slot, dmg, star_slot, stars, through, amount)
+            self.tfx = (dmg_slot, dmg, star_slot, stars, through, amount, respin)
+        elif kind == "respin":  # committed now (specs 000 2.3, 001 1.3): spun after this turn's battle spins
+            self.tfx = (dmg_slot, dmg, star_slot, stars, through, extra, index)
         elif kind == "clear_status":
             self.status[first] = 0
             self.counter[first] = 0
@@ -866,7 +889,7 @@ class GameState:
 
     def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
-        dmg_slot, dmg, star_slot, stars, _, _ = self.tfx
+        dmg_slot, dmg, star_slot, stars = self.tfx[:4]
         damage = (dmg if dmg_slot == slot else 0) + self._subroutine_damage(slot)
         return self.game.spin_table(slot, self.form[slot], self.status[slot], damage,
                                     stars if star_slot == slot else 0, self.segmod[slot])
@@ -929,16 +952,9 @@ class GameState:
                     return
             elif step == 4:
                 step = 5
-                if self._offers_respin(att):
+                if self.tfx[6] >= 0 and self._takes_part(att):  # a re-spin committed in the Module Phase
                     self.battle = (att, dfn, aseg, dseg, step)
                     self.decider = att // SQUAD_UNITS
-                    self.phase = RESPIN_PHASE
-                    return
-            elif step == 5:
-                step = 6
-                if self.game.rules.respin_holder == "either" and self._offers_respin(dfn):
-                    self.battle = (att, dfn, aseg, dseg, step)
-                    self.decider = dfn // SQUAD_UNITS
                     self.phase = RESPIN_PHASE
                     return
             else:
@@ -954,15 +970,9 @@ class GameState:
                 self._deactivate(slot)
         self._end_turn()
 
-    def _offers_respin(self, slot: int) -> bool:
-        side = slot // SQUAD_UNITS
-        if not self._takes_part(slot):
-            return False
-        return any(m.effect.kind == "respin" and not self.used[side] >> i & 1
-                   for i, m in enumerate(self.game.modules[side]))
-
-    def _apply_respin(self, index: int, slot: int) -> None:
-        self.used[slot // SQUAD_UNITS] |= 1 << index
+    def _apply_respin(self, slot: int) -> None:
+        """The committed module's one re-spin (already spent when committed); the second result is final."""
+        self.tfx = (*self.tfx[:6], -1)
         self.decider = self.player
         self._start_spin(SPIN_BATTLE, slot)
 
@@ -1043,6 +1053,11 @@ class GameState:
     def _immovable(self, slot: int) -> bool:
         return self.game.sub_kinds[slot][self.form[slot]] == "immovable"
 
+    def _owner_may_move(self, slot: int) -> bool:
+        """Whether its owner's swap module or Purple move may move this unit: not Frozen (spec 000 Table 2.2 'cannot
+        ... be moved by the operator'; chimera's Frozen and Sleep 'cannot be selected to move')."""
+        return effects.can_be_selected_to_move(self.status_rule(slot))  # 'immovable' is against the opponent only
+
     def _board_effect(self, effect: BoardEffect, winner: int, loser: int) -> None:
         """A winning Purple move that moves units: swap at once, or offer the winner's owner the choices."""
         side = winner // SQUAD_UNITS
@@ -1077,6 +1092,8 @@ class GameState:
                 if self.pos[target] >= 0 and not self._immovable(target):
                     options += [(target, n) for n in bits(game.nbr_mask[self.pos[target]] & free)]
         elif isinstance(effect, MoveSelfEffect):
+            if not self._owner_may_move(winner):
+                return []
             if effect.beside_opponent:
                 if self.pos[loser] >= 0:
                     options = [(winner, n) for n in bits(game.nbr_mask[self.pos[loser]] & free)]
@@ -1088,7 +1105,7 @@ class GameState:
                 options = [(winner, n) for n in bits(found)]
         else:
             for ally in self.units_of(winner // SQUAD_UNITS):
-                if ally == winner or self.pos[ally] < 0:
+                if ally == winner or self.pos[ally] < 0 or not self._owner_may_move(ally):
                     continue
                 if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
                     continue

@@ -31,8 +31,9 @@ REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
 # Which of its side's units a module may apply to: a unit on the field, one with a status, one waiting in the Hangar.
-FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS = range(3)
-MODULE_TARGETS = {"clear_status": UNITS_WITH_STATUS, "clear_wait": WAITING_UNITS}
+FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS, MOVABLE_UNITS = range(4)
+# A swap moves both units, so it takes only field units their owner may move (not Frozen: spec 000 Table 2.2).
+MODULE_TARGETS = {"clear_status": UNITS_WITH_STATUS, "clear_wait": WAITING_UNITS, "swap_units": MOVABLE_UNITS}
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,8 @@ class Game:
 
     def deploy_moves(self, slot: int, steps: int, passable: int, free: int) -> Reach:
         """The moves of a Hangar unit: onto a free entry of its side, then up to `steps` more steps."""
+        if steps < 0:  # not even the deploy's MP (a 1 MP unit on the first turn): no move
+            return self._reach_of(slot, 0)
         balls = self.entry_balls[self.slots[slot].side]
         near = balls[steps] if 0 <= steps < len(balls) else balls[-1]
         key = (slot, -1, steps, passable & near, free & near)  # start -1: no node, so never a unit_moves key
@@ -272,9 +275,9 @@ def _module_choices(side: int, index: int, kind: str) -> tuple[tuple[Action, ...
             choices.append(tuple(Action(MODULE, index, s) for s in slots))
         elif kind == "swap_units":
             choices.append(tuple(Action(MODULE, index, a, b) for i, a in enumerate(slots) for b in slots[i + 1:]))
-        elif kind == "extra_mp":
+        elif kind in ("extra_mp", "respin"):  # the whole turn: a re-spin is committed now, spun in the battle
             choices.append((Action(MODULE, index),))
-        else:  # respin is played during a battle (RESPIN), not in the module phase
+        else:
             choices.append(())
     return tuple(choices)
 

@@ -223,13 +223,16 @@ def build_manual(db: Database) -> Manual:
             status_table(theme),
         )),
         Section("turn", "Turn sequence", (
-            Bullets((f"{t.module} phase: you may use one of your {t.modules} (each once per duel).",
+            Bullets((f"{t.module} phase: you may use one of your {t.modules} (each once per duel). A re-spin "
+                     f"{t.module.lower()} is used here too, before you move: it lets the unit that battles this "
+                     "turn spin again once, after seeing the spins.",
                      f"{t.subroutine} phase: you may activate one {t.subroutine}; many end the turn.",
                      f"Move (mandatory): move one unit on the field, or deploy one from your {t.hangar}.",
                      "Battle (optional): if the moved unit ends next to an enemy unit, you may battle it."),
                     ordered=True),
             Para("Phases never go back: once you move, the module and subroutine phases are over. "
-                 f"The first player's first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less."),
+                 f"The first player's first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less (so a "
+                 f"{constants.DEPLOY_COST_MP} {t.mp} unit cannot deploy on that move)."),
         )),
         Section("movement", "Movement and deployment", (
             Bullets((f"A unit moves along routes up to its {t.mp} ({t.mp_long}), never through another unit.",
@@ -255,7 +258,8 @@ def build_manual(db: Database) -> Manual:
                      f"{SQUAD_MAX_MODULES} different {t.modules}.")),
         )),
         Section("victory", "Victory", (
-            Bullets((f"{t.goal_capture}: move a unit onto the enemy {t.goal}; the duel ends at once.",
+            Bullets((f"{t.goal_capture}: put one of your units on the enemy {t.goal} by a move, a {t.module.lower()} "
+                     "or its own Purple move; the duel ends at once. A unit the opponent pushes there does not win.",
                      f"{t.time_out}: both {t.players} have a {constants.CLOCK_MINUTES}-minute clock that runs on their "
                      "own turn; whoever runs out loses.",
                      f"{t.lockout}: {t.players} with no legal move at the start of their turn lose.")),

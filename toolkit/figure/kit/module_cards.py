@@ -42,7 +42,7 @@ def effect_tag(module: Module, terms: Terms) -> str:
     effect = module.effect
     amount = getattr(effect, "amount", None)
     tags = {
-        "respin": f"Re-spin {terms.data_disk}",
+        "respin": f"Re-spin {terms.data_disk} this turn",
         "damage_bonus": f"+{amount} damage this turn",
         "star_bonus": f"+{amount} ★ this turn",
         "swap_units": f"Swap two {terms.units.lower()}",

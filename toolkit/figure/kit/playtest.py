@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolkit.csvsafe import csv_text
 from toolkit.figure.database import Database
 from toolkit.figure.sim.impact import BoardBalance
 from toolkit.figure.sim.stats import REASON_WORDS
@@ -286,17 +287,9 @@ def _impact_page(database: Database, board: BoardBalance) -> Page:
 
 def board_csv(board: BoardBalance) -> str:
     """One row per unit: its squad's win rate with it and with the replacement, the difference and its interval."""
-    import csv
-    import io
-
-    from toolkit.figure.sim.stats import neutralise
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["squad", "unit", "replacement", "win_rate_with", "win_rate_without", "impact", "impact_low",
-                     "impact_high", "flagged"])
-    for i in board.impacts:
-        writer.writerow([neutralise(str(cell)) for cell in (
-            i.squad, i.unit, board.replacements[i.squad], f"{i.with_unit:.4f}", f"{i.without_unit:.4f}",
-            f"{i.difference:.4f}", f"{i.interval[0]:.4f}", f"{i.interval[1]:.4f}", int(i.flagged))])
-    return out.getvalue()
+    rows: list[list[object]] = [["squad", "unit", "replacement", "win_rate_with", "win_rate_without", "impact",
+                                 "impact_low", "impact_high", "flagged"]]
+    rows += [[i.squad, i.unit, board.replacements[i.squad], f"{i.with_unit:.4f}", f"{i.without_unit:.4f}",
+              f"{i.difference:.4f}", f"{i.interval[0]:.4f}", f"{i.interval[1]:.4f}", int(i.flagged)]
+             for i in board.impacts]
+    return csv_text(rows)

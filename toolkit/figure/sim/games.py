@@ -80,5 +80,5 @@ def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
     assert outcome is not None
     winner = -1 if outcome.winner is None else outcome.winner.seat  # -1: a draw
     return GameResult(index, first, winner, outcome.reason,
-                      state.turn + 1, tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
+                      state.turns_played(), tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
                       recorder.text() if recorder is not None else None)

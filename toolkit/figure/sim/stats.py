@@ -8,12 +8,11 @@ rate add up to one.
 
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from toolkit.csvsafe import csv_text
 from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
 from toolkit.figure.engine.tables import Game
 from toolkit.figure.rules.roster import SQUAD_UNITS
@@ -21,7 +20,7 @@ from toolkit.figure.sim.games import GameResult
 from toolkit.players import PLAYERS
 from toolkit.selfplay.stats import interval, lengths, rate, wilson
 
-__all__ = ["games_csv", "neutralise", "summarize", "summary_lines", "widest_interval", "wilson"]
+__all__ = ["games_csv", "summarize", "summary_lines", "widest_interval", "wilson"]
 
 REASONS = (GOAL, LOCKOUT, TURN_LIMIT, REPETITION)
 REASON_WORDS = {GOAL: "goal capture", LOCKOUT: "lockout", TURN_LIMIT: "turn limit", REPETITION: "repetition"}
@@ -113,30 +112,16 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def games_csv(game: Game, results: Sequence[GameResult]) -> str:
-    """One row per game; a cell a spreadsheet would run as a formula is prefixed with an apostrophe."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["game", "pair", "squad_a", "squad_b", "first", "winner", "reason", "turns", "knockouts_a",
-                     "knockouts_b", "deactivations_a", "deactivations_b", "modules_a", "modules_b"])
+    """One row per game; every cell passes `toolkit.csvsafe` (a formula-like text gets an apostrophe)."""
+    rows: list[list[object]] = [["game", "pair", "squad_a", "squad_b", "first", "winner", "reason", "turns",
+                                 "knockouts_a", "knockouts_b", "deactivations_a", "deactivations_b", "modules_a",
+                                 "modules_b"]]
     names = game.squad_ids
     for r in results:
         winner = "draw" if r.winner < 0 else names[r.winner]
         used = [";".join(m.id for i, m in enumerate(game.modules[side]) if r.modules_used[side] >> i & 1)
                 for side in (0, 1)]
-        row = [r.index + 1, r.index // 2 + 1, names[0], names[1], names[r.first], winner, r.reason, r.turns,
-               sum(r.knockouts[:SQUAD_UNITS]), sum(r.knockouts[SQUAD_UNITS:]),
-               sum(r.deactivations[:SQUAD_UNITS]), sum(r.deactivations[SQUAD_UNITS:]), used[0], used[1]]
-        writer.writerow([neutralise(str(cell)) for cell in row])
-    return out.getvalue()
-
-
-def neutralise(cell: str) -> str:
-    """Spreadsheets run a text cell starting with = + - @ (or a tab or carriage return) as a formula; a
-    plain number such as -0.25 is left alone."""
-    if cell[:1] not in ("=", "+", "-", "@", "\t", "\r"):
-        return cell
-    try:
-        float(cell)
-    except ValueError:
-        return "'" + cell
-    return cell if cell.strip() == cell else "'" + cell
+        rows.append([r.index + 1, r.index // 2 + 1, names[0], names[1], names[r.first], winner, r.reason, r.turns,
+                     sum(r.knockouts[:SQUAD_UNITS]), sum(r.knockouts[SQUAD_UNITS:]),
+                     sum(r.deactivations[:SQUAD_UNITS]), sum(r.deactivations[SQUAD_UNITS:]), used[0], used[1]])
+    return csv_text(rows)

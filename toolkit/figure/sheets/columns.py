@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from toolkit.problems import UsageError
+from toolkit.whole_numbers import NumberError, read_whole, shown
 
 # field key (what `--columns` names) -> canonical header
 FIGURE_FIELDS = {"name": "Name", "mp": "Movement", "class": "Rarity", "types": "Type",
@@ -36,7 +37,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "value": ("value", "effect", "effect text", "text", "move effect"),
     "ability": ("damage", "stars", "damage/stars", "power", "attack damage"),
 }
-_NUMBERED = re.compile(r"^(.*?)\s*#?\s*(\d+)$")
+_NUMBERED = re.compile(r"^(.*?)\s*#?\s*([0-9]+)$")  # ASCII digits; their count is bounded by read_whole
 
 
 def normal(name: str) -> str:
@@ -47,17 +48,19 @@ def normal(name: str) -> str:
 MAX_HEADER = 200  # characters of a header named with --columns
 
 
-def parse_columns(text: str) -> dict[str, str]:
-    """`name=Figure,mp=Move` -> {'name': 'Figure', 'mp': 'Move'}; unknown fields, a header that is not plain
-    text (a control character, or longer than MAX_HEADER) and one header named for two fields are usage errors."""
+def parse_columns(text: str, extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """`name=Figure,mp=Move` -> {'name': 'Figure', 'mp': 'Move'}; unknown fields (neither a field of FIELDS nor
+    one of `extra`, duelkit's own column names), a header that is not plain text (a control character, or
+    longer than MAX_HEADER) and one header named for two fields are usage errors."""
+    known = [*FIELDS, *(name for name in extra if name not in FIELDS)]
     mapping: dict[str, str] = {}
     for part in filter(None, (piece.strip() for piece in text.split(","))):
         key, sep, header = part.partition("=")
         key = key.strip().casefold()
         if not sep or not header.strip():
             raise UsageError(f"--columns: '{part[:60]}' is not field=Header (for example name=Figure)")
-        if key not in FIELDS:
-            raise UsageError(f"--columns: unknown field '{key[:40]}'; fields: {', '.join(FIELDS)}")
+        if key not in known:
+            raise UsageError(f"--columns: unknown field '{key[:40]}'; fields: {', '.join(known)}")
         if not header.isprintable() or len(header.strip()) > MAX_HEADER:
             raise UsageError(f"--columns: the header for {key} must be one line of plain text of at most "
                              f"{MAX_HEADER} characters (no control characters)")
@@ -113,7 +116,12 @@ def map_header(header: list[str], chosen: dict[str, str], layout: str = "auto") 
         found.setdefault(normal(text), position)
         match = _NUMBERED.match(text.strip())
         if match:
-            numbered.setdefault(int(match.group(2)), {}).setdefault(normal(match.group(1)), position)
+            try:
+                number = read_whole(match.group(2), "a segment number")
+            except NumberError as exc:
+                raise UsageError(f"the header (line 1), column {position + 1} ({shown(text.strip(), 30)}): "
+                                 f"{exc}") from None
+            numbered.setdefault(number, {}).setdefault(normal(match.group(1)), position)
     figure = {key: pos for key in FIGURE_FIELDS if (pos := _find(key, chosen, found)) is not None}
     optional = {key: pos for key in OPTIONAL_FIELDS if (pos := _find(key, chosen, found)) is not None}
     long_group = {key: pos for key in SEGMENT_FIELDS if (pos := _find(key, chosen, found)) is not None}
