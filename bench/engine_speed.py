@@ -17,13 +17,13 @@ import time
 from toolkit.figure.database import Database, find_datasets, load_database
 from toolkit.figure.engine import CHANCE, GameState, build_game
 from toolkit.figure.engine.play import play_out, random_bot, sample_outcome
-from toolkit.figure.engine.tables import Game
+from toolkit.figure.engine.tables import GameTables
 from toolkit.players import PLAYERS, Player
 
 MATCHES = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}
 
 
-def mid_game(game: Game, seed: int, steps: int = 60) -> GameState:
+def mid_game(game: GameTables, seed: int, steps: int = 60) -> GameState:
     rng = random.Random(seed)
     state = GameState.initial(game, Player.A)
     for _ in range(steps):

@@ -91,3 +91,13 @@ def test_the_games_never_import_each_other(own: str, other: str) -> None:
     for module in (m for m in MODULES if _inside(m, (own,))):
         bad = sorted(name for name in _imports(MODULES[module]) if _inside(name, (other,)))
         assert not bad, f"{module} imports {bad}"
+
+
+
+def test_no_module_is_over_600_lines() -> None:
+    """One job per module: the engine's GameState is split along its sections (toolkit/figure/engine)."""
+    long = {f"{path.relative_to(PACKAGE.parent).as_posix()}": len(path.read_text(encoding="utf-8").splitlines())
+            for path in MODULES.values()}
+    over = {name: count for name, count in long.items() if count > 600}
+    assert over == {}
+    assert long["toolkit/figure/engine/state.py"] < 600

@@ -191,7 +191,7 @@ def test_a_kill_between_any_two_steps_leaves_a_kit_and_the_next_build_recovers(
 @pytest.mark.parametrize("step", ["_write_file", "_set_aside", "_move_in"])
 def test_a_failure_at_any_step_rolls_back_to_the_old_kit(tmp_path: Path, monkeypatch, step: str) -> None:
     from toolkit import output
-    from toolkit.problems import DuelkitError
+    from toolkit.errors import DuelkitError
 
     out = tmp_path / "out"
     output.replace_folder(out / "duel-protocol", OLD_KIT)
@@ -555,9 +555,9 @@ def test_every_svg_piece_of_every_kit_has_a_name_of_its_own() -> None:
 
 
 def test_two_pieces_with_one_name_stop_the_build_instead_of_overwriting() -> None:
+    from toolkit.errors import DuelkitError
     from toolkit.kit.component import Component
     from toolkit.output import kit_files
-    from toolkit.problems import DuelkitError
     from toolkit.render.scene import Page
 
     page = Page(10, 10, [])

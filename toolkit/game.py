@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from toolkit.problems import Problem, UsageError
+from toolkit.errors import UsageError
+from toolkit.problems import Problem
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet

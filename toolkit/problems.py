@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from toolkit.errors import DuelkitError as DuelkitError  # re-exported: the root lives in toolkit/errors.py
+from toolkit.errors import UsageError as UsageError
+
 
 class Severity(str, Enum):
     ERROR = "error"
@@ -121,14 +124,6 @@ class Problem:
             "column": self.column,
             "message": message,
         }
-
-
-class DuelkitError(Exception):
-    """A failure that stops a command; the CLI prints it and exits non-zero."""
-
-
-class UsageError(DuelkitError):
-    """The command line itself is wrong (missing folder, bad option): exit code 2."""
 
 
 def sorted_problems(problems: list[Problem]) -> list[Problem]:

@@ -9,9 +9,9 @@ import secrets
 import shutil
 from pathlib import Path
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.loading import PROJECT_FILE
 from toolkit.paths import bundled_root
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.registry import find_game, game_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
@@ -48,6 +48,8 @@ def create_project(target: Path, theme_id: str, *, from_bundled: bool = False) -
 
 
 def _create_project(target: Path, theme_id: str, *, from_bundled: bool) -> Path:
+    from toolkit.output import sync_folder, write_file  # here: finding a project must not load the renderer
+
     if theme_id not in project_themes():
         raise UsageError(f"unknown theme '{theme_id}'; choose one of: {', '.join(project_themes())}")
     if target.is_symlink():
@@ -71,14 +73,17 @@ def _create_project(target: Path, theme_id: str, *, from_bundled: bool) -> Path:
                 _copy_tree(bundled_root() / source, staging / destination)
         else:
             _copy_starter(starter, staging, {"{name}": name, "{game}": game.title, "{theme}": theme_id})
-        (staging / PROJECT_FILE).write_text(
+        write_file(staging / PROJECT_FILE, (
             "# duelkit project file: duelkit finds it from this folder or any folder inside it.\n"
             f"theme: {theme_id}    # the game and its words: {', '.join(project_themes())}\n"
-            f"name: {json.dumps(name, ensure_ascii=False)}    # your game's name\n", encoding="utf-8")
-        (staging / ".gitignore").write_text("output/\n", encoding="utf-8")
+            f"name: {json.dumps(name, ensure_ascii=False)}    # your game's name\n").encode())
+        write_file(staging / ".gitignore", b"output/\n")
+        for folder, _, _ in os.walk(staging):
+            sync_folder(Path(folder))
         if target.exists():
             target.rmdir()
         staging.rename(target)
+        sync_folder(parent)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -87,7 +92,14 @@ def _create_project(target: Path, theme_id: str, *, from_bundled: bool) -> Path:
 
 def _copy_tree(source: Path, destination: Path) -> None:
     if source.is_dir():
-        shutil.copytree(source, destination, dirs_exist_ok=True)
+        shutil.copytree(source, destination, dirs_exist_ok=True, copy_function=_copy_file)
+
+
+def _copy_file(source: str, destination: str) -> None:
+    """A bundled file into the new project, written as every duelkit file is (`output.write_file`)."""
+    from toolkit.output import write_file
+
+    write_file(Path(destination), Path(source).read_bytes())
 
 
 def _copy_starter(starter: Path, destination: Path, words: dict[str, str]) -> None:
@@ -98,4 +110,6 @@ def _copy_starter(starter: Path, destination: Path, words: dict[str, str]) -> No
         text = readme.read_text(encoding="utf-8")
         for placeholder, word in words.items():
             text = text.replace(placeholder, word)
-        readme.write_text(text, encoding="utf-8")
+        from toolkit.output import replace_file
+
+        replace_file(readme, text.encode("utf-8"))

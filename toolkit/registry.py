@@ -8,12 +8,13 @@ import os
 from functools import cache
 from pathlib import Path
 
+from toolkit.errors import UsageError
 from toolkit.figure.game import FigureGame
 from toolkit.figure.theme import theme_ids
 from toolkit.game import Game, Where
 from toolkit.loading import PROJECT_FILE, read_project
 from toolkit.paths import bundled_root
-from toolkit.problems import Problem, UsageError
+from toolkit.problems import Problem
 from toolkit.sword.game import SwordGame
 
 DEFAULT_GAME = "duel-protocol"  # what `duelkit new` and `duelkit import` start when no --theme is given

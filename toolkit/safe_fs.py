@@ -14,6 +14,7 @@ import os
 import stat
 from pathlib import Path
 
+from toolkit.errors import DuelkitError
 from toolkit.problems import Problem, Severity
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -21,7 +22,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 _READ_HINT = "check that it exists and that you may read it, or move it out of the project"
 
 
-class FileProblem(Exception):
+class FileProblem(DuelkitError):
     """A file or folder duelkit will not or cannot read; `where` is the path to report (a link, if one
     leads outside)."""
 

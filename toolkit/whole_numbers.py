@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from toolkit.problems import DuelkitError
+from toolkit.errors import DuelkitError
 
 MAX_DIGITS = 15
 WHOLE_PATTERN = f"[0-9]{{1,{MAX_DIGITS}}}"  # for patterns that read a number inside a longer text

@@ -29,10 +29,12 @@ from yaml.events import (
 )
 from yaml.nodes import CollectionNode, MappingNode, Node, ScalarNode, SequenceNode
 
+from toolkit.errors import DuelkitError
+
 _NO_KEY: Any = object()  # the open mapping is waiting for a key, not a value
 
 
-class NestingTooDeep(Exception):
+class NestingTooDeep(DuelkitError):
     """A node sits deeper than the limit; `mark` is where it starts."""
 
     def __init__(self, mark: Any) -> None:
@@ -40,7 +42,7 @@ class NestingTooDeep(Exception):
         self.mark = mark
 
 
-class ParsersDisagree(Exception):
+class ParsersDisagree(DuelkitError):
     """The stream holds a construct that libyaml and PyYAML's pure-Python parser read differently."""
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from toolkit import output
 from toolkit.cli import main
+from toolkit.errors import DuelkitError
 from toolkit.output import MARK_FILE, written_by_duelkit
-from toolkit.problems import DuelkitError
 from toolkit.registry import discover
 
 

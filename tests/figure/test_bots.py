@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 from tests.figure.engine.kit import at, disk, game, node, slot, unit, where
+from toolkit.errors import UsageError
 from toolkit.figure.bots import RandomBot, make_bot
 from toolkit.figure.bots.evaluate import evaluate
 from toolkit.figure.bots.greedy import GreedyBot
@@ -18,7 +19,6 @@ from toolkit.figure.engine import CHANCE, A, Action, B
 from toolkit.figure.engine.actions import ATTACK, MOVE, PASS
 from toolkit.figure.engine.state import GameState
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import UsageError
 
 STRONG = disk(white=120, gold=110)
 WEAK = disk(white=10, gold=10)

@@ -91,3 +91,32 @@ def test_priority_order_changes_the_combat_code_the_sentence_and_the_matrices(mo
     assert "Priority: Gold (" in new_manual
     assert _quick_matrix_cell(Color.BLUE, Color.GOLD) == "Defender Wins"
     assert new_quick != quick
+
+
+def test_disk_total_changes_the_checks_the_manual_and_the_d10_sheet(monkeypatch) -> None:
+    from toolkit.figure.kit.d10_sheet import build_d10
+    from toolkit.figure.rules.disk import check_disk, d10_pair_to_roll
+
+    manual, quick, ctx = _sheets(monkeypatch, DISK_TOTAL=100)
+    assert "a number 1-100" in manual
+    assert "01-100; 101-100 roll again" in quick
+    assert d10_pair_to_roll(9, 8) == 98  # no longer 'roll again'
+    unit = next(iter(ctx.db.units.values())).value
+    assert [f.code for f in check_disk(unit.disk)] == ["D001"]  # a 96 disk is now short
+    assert "a roll from 01 to 100" in _words(build_d10(ctx))
+
+
+def test_squad_limits_change_the_squad_check_and_the_manual(monkeypatch) -> None:
+    from toolkit.figure.rules.roster import squad_findings
+
+    manual, _, ctx = _sheets(monkeypatch, SQUAD_MAX_MODULES=2, SQUAD_UNITS=5)
+    assert "a squad is 5 units and up to 2 different" in manual
+    squad = next(entry.value for entry in ctx.db.squads.values() if len(entry.value.modules) > 2)
+    codes = {f.code for f in squad_findings(squad, set(squad.units), set(squad.modules))}
+    assert codes == {"X006", "X009"}
+
+
+def test_only_white_and_gold_deal_damage() -> None:
+    assert {color for color in Color if color.deals_damage} == {Color.WHITE, Color.GOLD}
+    assert combat.matchup_rule(Color.WHITE, Color.GOLD) is combat.Rule.HIGHER_DAMAGE
+    assert combat.matchup_rule(Color.PURPLE, Color.PURPLE) is combat.Rule.HIGHER_STARS

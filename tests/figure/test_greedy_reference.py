@@ -28,13 +28,13 @@ from toolkit.figure.bots.knowledge import (
     Knowledge,
     knowledge,
 )
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, build_game, effects
 from toolkit.figure.engine.actions import MOVE
 from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import BAY, HANGAR, Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import BAY, HANGAR, GameTables
 from toolkit.figure.sim.games import PairTask, play_pair
 from toolkit.players import PLAYERS
 
@@ -50,7 +50,7 @@ PINNED_GREEDY_GAMES = {
 
 
 @pytest.fixture(scope="module")
-def games() -> dict[str, Game]:
+def games() -> dict[str, GameTables]:
     databases = {ds.theme_id: load_database(ds) for ds in find_datasets(None)[0]}
     return {theme: build_game(*squads, databases[theme]) for theme, squads in MATCHES.items()}
 
@@ -126,7 +126,7 @@ def reference_threat(state: GameState, mover: int, know: Knowledge) -> float:
 
 # ---- positions ------------------------------------------------------------------------------------------
 
-def positions(game: Game, player: str, seed: int, every: int) -> list[GameState]:
+def positions(game: GameTables, player: str, seed: int, every: int) -> list[GameState]:
     """Every `every`-th decision of a seeded game (greedy or random on both sides)."""
     dice, own = random.Random(seed), random.Random(seed + 1)
     choose = GreedyBot().choose if player == "greedy" else random_bot
@@ -144,7 +144,7 @@ def positions(game: Game, player: str, seed: int, every: int) -> list[GameState]
     return found
 
 
-def sample(game: Game) -> list[GameState]:
+def sample(game: GameTables) -> list[GameState]:
     """About a hundred positions of greedy games and sixty of random ones (statuses, upgrades, odd boards)."""
     found: dict[str, list[GameState]] = {"greedy": [], "random": []}
     for player, wanted, every in (("greedy", 100, 2), ("random", 60, 3)):

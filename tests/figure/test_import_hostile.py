@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
+from toolkit.errors import DuelkitError
 from toolkit.figure.sheets import staging as importer
 from toolkit.figure.sheets.foreign import read_csv
 from toolkit.figure.sheets.project import write_project
-from toolkit.problems import DuelkitError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,Attack Value,"

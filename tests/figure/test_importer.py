@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.sheets.foreign import read_csv, sheet_data
 from toolkit.figure.sheets.project import plan_import, write_project
 from toolkit.figure.sheets.values import classify_value, slugify
-from toolkit.problems import DuelkitError
 from toolkit.yamlsource import load_yaml_file
 
 HEADER = ("Name,Movement,Rarity,Type,Special Ability,Attack Wheel Size,Attack Name,Attack Type,"

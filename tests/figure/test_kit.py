@@ -168,8 +168,8 @@ def test_glyph_the_font_lacks_is_replaced_not_boxed(base_project: Path) -> None:
 
 
 def test_output_names_cannot_escape(tmp_path: Path) -> None:
+    from toolkit.errors import DuelkitError
     from toolkit.output import replace_folder
-    from toolkit.problems import DuelkitError
 
     with pytest.raises(DuelkitError):
         replace_folder(tmp_path / "kit", {"../evil.pdf": b"x"})

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from toolkit.figure.constants import DISK_TOTAL
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.kit.context import KitContext
@@ -16,7 +17,7 @@ from toolkit.figure.kit.d10_sheet import build_d10
 from toolkit.figure.kit.module_cards import build_modules, effect_tag
 from toolkit.figure.kit.print_test import build_print_test
 from toolkit.figure.kit.spinners import build_spinners
-from toolkit.figure.rules.disk import DISK_TOTAL, d10_pair_to_roll, ranges
+from toolkit.figure.rules.disk import d10_pair_to_roll, ranges
 from toolkit.kit.component import Component
 from toolkit.kit.print_test import MARK_R, RULER_MM
 from toolkit.render.impose import BLEED, PAPER_SIZES

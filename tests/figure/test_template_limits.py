@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
+from toolkit.errors import DuelkitError
 from toolkit.figure.kit import html_manual
 from toolkit.figure.kit.html_manual import render_bounded
-from toolkit.problems import DuelkitError
 
 CONTEXT = {"manual": {"title": "T"}}
 

@@ -74,3 +74,17 @@ def test_honor_turn_and_health_change_every_sheet_that_prints_them(monkeypatch) 
     assert "Retreat from turn 5" in words["mats"]
     assert "playing Retreat on turn 5 or later" in words["quick-reference"]
     assert "Health 4 4" in words["quick-reference"]
+
+
+def test_the_kit_asks_the_rules_for_caps_and_initiative(monkeypatch) -> None:
+    """The mats' tracks and the initiative tokens come from `effects.cap` / `effects.initiative_bounds`,
+    the functions the engine plays by, not from a second reading of the techniques."""
+    from toolkit.sword.kit.common import initiative_values, raised_cap
+    from toolkit.sword.rules import effects
+
+    ctx = SwordContext(load_sword(bundled_root()), "a4")
+    assert raised_cap(ctx, "balance")[0] == max(cap(t, "balance") for t in ctx.db.draft_techniques())
+    assert initiative_values(ctx)[-1] == max(effects.initiative_bounds(t)[1] for t in ctx.db.draft_techniques())
+    monkeypatch.setattr(effects, "cap", lambda _technique, resource: 9 if resource == "balance" else 3)
+    assert raised_cap(ctx, "balance")[0] == 9
+    assert initiative_values(ctx) == tuple(range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + 9 + 1))

@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(only=chosen or "")
     args = parser.parse_args(arguments)
     from toolkit.cli.common import EXIT_INTERNAL, EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, err, resolve_project
-    from toolkit.problems import DuelkitError, UsageError
+    from toolkit.errors import DuelkitError, UsageError
 
     try:
         resolve_project(args)

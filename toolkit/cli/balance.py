@@ -15,8 +15,8 @@ from toolkit.cli.common import (
     output_folder,
     select_games,
 )
+from toolkit.errors import UsageError
 from toolkit.game import SimulateRequest
-from toolkit.problems import UsageError
 from toolkit.registry import discover
 
 # the options of the board-level section; None on the command line means "not given"

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out, write_atomically
+from toolkit.errors import UsageError
 from toolkit.fields import SLUG_PATTERN
 from toolkit.game import Game, NotApplicable, Where
 from toolkit.loading import PROJECT_FILE
 from toolkit.paths import DEFAULT_BOARD
-from toolkit.problems import UsageError
 from toolkit.project import find_project
 from toolkit.registry import discover, games
 from toolkit.report import format_text

@@ -21,10 +21,11 @@ from toolkit.cli.common import (
     output_folder,
     select_games,
 )
+from toolkit.errors import UsageError
 from toolkit.game import Game, GameData
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
-from toolkit.problems import UsageError, sorted_problems
+from toolkit.problems import sorted_problems
 from toolkit.registry import game_ids
 from toolkit.report import format_text, summary
 

@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData, NotApplicable, Where
 from toolkit.loading import PROJECT_FILE
-from toolkit.problems import DuelkitError, UsageError, sorted_problems
+from toolkit.problems import sorted_problems
 from toolkit.project import find_project
 from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
@@ -93,23 +94,17 @@ def check_target(path: Path) -> None:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write beside the target, then rename: never a half-written file."""
-    import os
-    import tempfile
+    """A file named on the command line (a record, a board), written through `output.replace_file`:
+    staged and fsync'd beside the target, then renamed, so never a half-written file."""
+    from toolkit.output import replace_file
 
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"cannot write {path}: folder '{folder}' does not exist")
     check_target(path)
-    tmp = None
     try:
-        handle, tmp = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(tmp, path)
+        replace_file(folder / path.name, text.encode("utf-8"))
     except OSError as exc:
-        if tmp is not None and os.path.lexists(tmp):
-            os.unlink(tmp)  # a full disk leaves no hidden half-written file behind
         raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out
+from toolkit.errors import UsageError
 from toolkit.game import NotApplicable
-from toolkit.problems import UsageError
 from toolkit.registry import DEFAULT_GAME, discover, find_game, game_ids
 
 

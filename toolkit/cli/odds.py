@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, out
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData, NotApplicable, OddsRequest
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.registry import discover, find_game, game_ids
 
 

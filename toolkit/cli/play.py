@@ -20,8 +20,8 @@ from toolkit.cli.common import (
     write_atomically,
 )
 from toolkit.cli.prompt import InputEnded, Prompt
+from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
-from toolkit.problems import UsageError
 from toolkit.registry import discover
 
 PLAYER_CHOICES = "human,random"

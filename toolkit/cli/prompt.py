@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from toolkit.errors import DuelkitError
 from toolkit.whole_numbers import NumberError, read_whole, shown
 
 MAX_LINE = 200  # characters: a choice is a number or a word; anything longer is not an answer
 
 
-class InputEnded(Exception):
+class InputEnded(DuelkitError):
     """The input stream ended."""
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, EXIT_PROBLEMS, add_command, err, out, resolve_project
 from toolkit.cli.play import find_squads
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.registry import discover
 from toolkit.terminal import terminal_safe
 

@@ -21,8 +21,8 @@ from toolkit.cli.common import (
     squadless_project,
 )
 from toolkit.cli.play import find_squads
+from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
-from toolkit.problems import UsageError
 from toolkit.registry import discover
 
 DEFAULT_GAMES = 200

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.cli.build import add_kit_options, build_kit, chosen_parts, print_options
 from toolkit.cli.common import EXIT_OK, add_output_command, err, out, output_folder, select_games
-from toolkit.problems import DuelkitError, Problem, sorted_problems
+from toolkit.errors import DuelkitError
+from toolkit.problems import Problem, sorted_problems
 from toolkit.report import format_text, summary
 
 if TYPE_CHECKING:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from toolkit.errors import DuelkitError
 from toolkit.export.bleed import with_bleed
 from toolkit.export.pieces import KIT_BLEED, ExportSet, Piece
 from toolkit.export.raster import png_bytes, rasterise
-from toolkit.problems import DuelkitError
 
 
 def png_files(export: ExportSet, dpi: float, bleed: float) -> dict[str, bytes]:

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.analysis.balance import unplayable
 from toolkit.figure.analysis.odds import (
     EFFECT_VALUE,
@@ -23,7 +24,6 @@ from toolkit.figure.model import Color, Module, Segment, Unit
 from toolkit.figure.rules.combat import Outcome
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.theme import Theme
-from toolkit.problems import DuelkitError, UsageError
 
 
 class UnitNotPlayable(DuelkitError):

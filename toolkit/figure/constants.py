@@ -4,8 +4,11 @@ these at the moment they draw, so changing one here changes every sheet that sho
 
 from __future__ import annotations
 
-from toolkit.figure.model import Color
-
+DISK_TOTAL = 96  # a Data Disk's segment sizes sum to this; a spin is a number 1..DISK_TOTAL
+SQUAD_UNITS = 6  # distinct base units in a squad; the engine's slots are side * SQUAD_UNITS + index
+SQUAD_MAX_MODULES = 6  # distinct modules a squad may list, each used once
+UPGRADE_DAMAGE_BONUS = 10  # per upgrade stage, to White and Gold
+UPGRADE_STAR_BONUS = 1  # per upgrade stage, to Purple
 REPAIR_BAY_CAPACITY = 2  # a third arrival pushes the oldest out
 HANGAR_SLOTS = 6
 WAIT_TURNS = 1  # a unit pushed out of the Repair Bay sits out its owner's next turn
@@ -13,4 +16,5 @@ DEPLOY_COST_MP = 1  # moving from the Hangar onto a free own entry
 FIRST_TURN_MP_PENALTY = 1  # the first player's first move
 CLOCK_MINUTES = 5  # each player's clock
 # Spec 000 section 2.5, highest first: which colour wins when two different colours meet (Table 2.1).
-PRIORITY_ORDER: tuple[Color, ...] = (Color.BLUE, Color.GOLD, Color.PURPLE, Color.WHITE, Color.RED)
+# Colour names (the values of toolkit.figure.model.Color, which reads DISK_TOTAL from here).
+PRIORITY_ORDER: tuple[str, ...] = ("blue", "gold", "purple", "white", "red")

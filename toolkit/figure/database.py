@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
+from toolkit.errors import UsageError
 from toolkit.figure.model import Module, Segment, Squad, Unit
 from toolkit.figure.project_theme import project_theme
 from toolkit.figure.rules.board import Board, check_board
@@ -35,7 +36,7 @@ from toolkit.loading import (
 )
 from toolkit.paths import DEFAULT_BOARD, bundled_root
 from toolkit.pictures import Art, BackLook, read_back, read_entry_art
-from toolkit.problems import Problem, Severity, UsageError
+from toolkit.problems import Problem, Severity
 from toolkit.safe_fs import display_path
 from toolkit.schema import locate, validate_model
 from toolkit.yamlsource import LocatedDict, SourceFile, load_yaml_file

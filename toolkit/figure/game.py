@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolkit.errors import UsageError
 from toolkit.figure.database import Database, bundled_dataset, load_board, load_database, project_dataset
 from toolkit.figure.theme import load_theme
 from toolkit.game import (
@@ -35,7 +36,7 @@ from toolkit.game import (
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.paths import DEFAULT_BOARD, STANDARD_BOARD_ID, STARTERS_DIR
-from toolkit.problems import Problem, UsageError
+from toolkit.problems import Problem
 from toolkit.safe_fs import display_path
 
 if TYPE_CHECKING:

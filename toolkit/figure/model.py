@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from toolkit.fields import RelativePath, ShortText, Slug, Text
+from toolkit.figure import constants
 
 
 class Color(str, Enum):
@@ -27,6 +28,12 @@ class Color(str, Enum):
     @property
     def letter(self) -> str:
         return self.value[0].upper()
+
+    @property
+    def deals_damage(self) -> bool:
+        """White and Gold deal damage (Table 2.1): they carry `damage`, compare it against each other,
+        take upgrade and status modifiers, and a win with one Deactivates the loser."""
+        return self is Color.WHITE or self is Color.GOLD
 
 
 class UnitClass(str, Enum):
@@ -87,7 +94,7 @@ class Segment(_Frozen):
 
     move: ShortText
     color: Color
-    size: Annotated[StrictInt, Field(ge=1, le=96)]
+    size: Annotated[StrictInt, Field(ge=1, le=constants.DISK_TOTAL)]
     damage: Annotated[StrictInt, Field(ge=0, le=999)] | None = None
     # The sheet's cell when it said more than a number ('60x', '70+'): kept for the designer, never printed,
     # and left out of dumps (so of a game record's data hash): it changes nothing in play

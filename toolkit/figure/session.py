@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, GameState, build_game
 from toolkit.figure.engine.actions import Action
@@ -31,7 +32,6 @@ from toolkit.figure.engine.render_text import (
 from toolkit.figure.engine.setup import SetupError
 from toolkit.game import Choose, PlayRequest, ReplayResult, Show
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary
 
 PLAYER_KINDS = ("human", "random")

@@ -1,7 +1,7 @@
 """`duelkit simulate`, driven from outside: one match or a round robin, summaries, and the playtest files.
 
 The command line owns the terminal (it prints the lines and the progress bar); this module owns the
-games: it checks the request, compiles the Game, has `sim.pool` play the pairs, stops at the fixed
+games: it checks the request, compiles the GameTables, has `sim.pool` play the pairs, stops at the fixed
 checkpoints of `--until-ci`, and builds the summary and, on request, the files for `--out`.
 """
 
@@ -10,18 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.bots import make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import build_game
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.engine.tables import Game
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest_interval
 from toolkit.game import SimulateRequest, SimulateResult
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
 from toolkit.whole_numbers import NumberError, read_whole
 
@@ -93,14 +93,14 @@ def simulate(database: Database, request: SimulateRequest, progress: Callable[[i
     return result
 
 
-def _compile(database: Database, squad_a: str, squad_b: str, rules: Rules) -> Game:
+def _compile(database: Database, squad_a: str, squad_b: str, rules: Rules) -> GameTables:
     try:
         return build_game(squad_a, squad_b, database, rules)
     except SetupError as exc:
         raise DuelkitError(str(exc)) from None
 
 
-def _match(game: Game, request: SimulateRequest, advance: Callable[[int], None]) -> tuple[dict[str, Any],
+def _match(game: GameTables, request: SimulateRequest, advance: Callable[[int], None]) -> tuple[dict[str, Any],
                                                                                        list[GameResult]]:
     """Play the games (all at once, or checkpoint by checkpoint under --until-ci) and summarise them."""
     def tasks(first_pair: int, last_pair: int) -> list[PairTask]:

@@ -8,10 +8,10 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.model import Color, Segment, UnitClass
 from toolkit.figure.rules.status import VARIANTS, StatusRule, status_rule
 from toolkit.paths import THEMES_DIR
-from toolkit.problems import DuelkitError
 from toolkit.schema import validate_model
 from toolkit.yamlsource import load_yaml_file
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from toolkit.errors import DuelkitError
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
@@ -24,7 +25,7 @@ ROW_H = 6.2
 TEXT_SIZE = 8.5
 
 
-class PlanError(ValueError):
+class PlanError(DuelkitError):
     """A component's pages do not pair up (a back without its front): a bug in that component."""
 
 

@@ -24,6 +24,7 @@ from bidi import get_display
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from toolkit.errors import DuelkitError
 from toolkit.render.scene import PT_TO_MM, FontName
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
@@ -41,7 +42,7 @@ REPLACEMENT = "?"
 RTL_CLASSES = frozenset({"R", "AL"})
 
 
-class FontFileError(ValueError):
+class FontFileError(DuelkitError):
     """A fallback font reportlab cannot use (not TrueType, PostScript outlines, a broken file)."""
 
 

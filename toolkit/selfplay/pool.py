@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, TypeVar
 
-from toolkit.problems import DuelkitError, UsageError
+from toolkit.errors import DuelkitError, UsageError
 
 Progress = Callable[[int], None]  # called with the number of games just finished
 MAX_JOBS = 256

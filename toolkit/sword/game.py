@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from toolkit.errors import UsageError
 from toolkit.game import (
     Advance,
     Choose,
@@ -27,7 +28,7 @@ from toolkit.game import (
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.loading import Project
-from toolkit.problems import Problem, Severity, UsageError
+from toolkit.problems import Problem, Severity
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.errors import DuelkitError
 from toolkit.players import PLAYERS, Player
 from toolkit.sword import constants
 from toolkit.sword.engine.draft import STEPS, DraftError, DraftState, new_draft
@@ -127,7 +128,7 @@ class RecordWriter:
         return "\n".join(self.lines) + "\n"
 
 
-class Divergence(Exception):
+class Divergence(DuelkitError):
     """A record line that does not replay: its number (from 1) and why."""
 
     def __init__(self, line: int, message: str) -> None:

@@ -7,7 +7,7 @@ from toolkit.figure.engine.positions import arrange
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.setup import compile_game
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import Game
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.model import Module, Squad, Unit
 from toolkit.figure.theme import load_theme
 
@@ -40,7 +40,7 @@ def module(mid: str, effect: dict) -> Module:
 
 def game(theme: str = "duel-protocol", *, a: dict[str, Unit] | None = None, b: dict[str, Unit] | None = None,
          extra: list[Unit] = (), modules_a: list[Module] = (), modules_b: list[Module] = (),
-         rules: Rules = RULES_DEFAULT) -> Game:
+         rules: Rules = RULES_DEFAULT) -> GameTables:
     """Six units a1..a6 for A and b1..b6 for B (replace any by passing them), plus upgrade forms in `extra`."""
     side_a = {f"a{i}": unit(f"a{i}") for i in range(1, 7)} | (a or {})
     side_b = {f"b{i}": unit(f"b{i}") for i in range(1, 7)} | (b or {})
@@ -53,7 +53,7 @@ def game(theme: str = "duel-protocol", *, a: dict[str, Unit] | None = None, b: d
     return compile_game(squads, units, modules, load_theme(theme), board, rules)
 
 
-def at(g: Game, places: dict[str, str], **kw) -> GameState:
+def at(g: GameTables, places: dict[str, str], **kw) -> GameState:
     """Labels written without the side prefix: 'a1' is 'A:a1', 'b3' is 'B:b3'."""
     def label(name: str) -> str:
         return f"{name[0].upper()}:{name}"

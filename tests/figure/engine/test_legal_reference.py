@@ -13,14 +13,13 @@ import random
 import networkx as nx
 import pytest
 
-from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY
+from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, SQUAD_UNITS
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, Action, Rules, build_game, effects
 from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, PASS, SUBROUTINE, WAKE
 from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.state import BATTLE, MOVE_PHASE, START, SUB, GameState
 from toolkit.figure.engine.tables import HANGAR
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.players import PLAYERS
 
 SQUADS = {"duel-protocol": ("hydro-conductor", "malfunction-cascade"), "chimera": ("attrition-lock", "grid-surge")}

@@ -12,14 +12,13 @@ from fractions import Fraction
 
 import pytest
 
-from toolkit.figure.constants import REPAIR_BAY_CAPACITY
+from toolkit.figure.constants import REPAIR_BAY_CAPACITY, SQUAD_UNITS
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, Rules, build_game
 from toolkit.figure.engine.play import random_bot, sample_outcome
 from toolkit.figure.engine.rules import RULINGS
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, data_hash
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.players import PLAYERS
 
 GAMES = int(os.environ.get("DUELKIT_SELFPLAY_GAMES", "20"))

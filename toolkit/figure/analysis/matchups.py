@@ -16,8 +16,6 @@ from operator import mul
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Rule, matchup_rule
 
-DAMAGE = (Color.WHITE, Color.GOLD)
-assert all(matchup_rule(a, d) is Rule.HIGHER_DAMAGE for a in DAMAGE for d in DAMAGE), "W/G pairs compare damage"
 # Table 2.1 asked once per colour pair, from the single source of the rules.
 RULES: dict[tuple[Color, Color], Rule] = {(a, d): matchup_rule(a, d) for a in Color for d in Color}
 
@@ -79,7 +77,7 @@ class Profile:
             total=sum(weight.values()),
             weight=weight,
             purple_effect_weight=effect,
-            damage=Distribution.of([(s.damage or 0, s.size, False) for s in disk if s.color in DAMAGE]),
+            damage=Distribution.of([(s.damage or 0, s.size, False) for s in disk if s.color.deals_damage]),
             stars=Distribution.of([(s.stars or 0, s.size, _has_effect(s)) for s in disk if s.color is Color.PURPLE]),
             features=(*(weight[c] for c in COLORS), effect),
             fixed=_fixed_coefficients(weight, effect),
@@ -98,13 +96,13 @@ def _fixed_coefficients(weight: dict[Color, int], effect: int) -> tuple[tuple[in
                 coefficients["draw"][k] += a_weight
             elif rule is Rule.ATTACKER_WINS:
                 coefficients["attacker_wins"][k] += a_weight
-                if a_color in DAMAGE:
+                if a_color.deals_damage:
                     coefficients["defender_deactivated"][k] += a_weight
                 if a_color is Color.PURPLE:
                     coefficients["attacker_effect"][k] += effect
             elif rule is Rule.DEFENDER_WINS:
                 coefficients["defender_wins"][k] += a_weight
-                if d_color in DAMAGE:
+                if d_color.deals_damage:
                     coefficients["attacker_deactivated"][k] += a_weight
                 if d_color is Color.PURPLE:  # the defender's effect weight is its last feature
                     coefficients["defender_effect"][-1] += a_weight
@@ -139,12 +137,12 @@ def _win(m: Matchup, attacker_side: bool, weight: int, winner_color: Color, winn
         return
     if attacker_side:
         m.attacker_wins += weight
-        if winner_color in DAMAGE:
+        if winner_color.deals_damage:
             m.defender_deactivated += weight
         m.attacker_effect += winner_effect_weight
     else:
         m.defender_wins += weight
-        if winner_color in DAMAGE:
+        if winner_color.deals_damage:
             m.attacker_deactivated += weight
         m.defender_effect += winner_effect_weight
 

@@ -13,13 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Outcome, resolve
 from toolkit.figure.rules.disk import with_modifiers
 from toolkit.figure.rules.status import SelfHit, StatusRule, paralysed
-from toolkit.problems import DuelkitError
-
-DAMAGE = (Color.WHITE, Color.GOLD)
 
 
 @dataclass(frozen=True)
@@ -99,7 +97,7 @@ def _consequence(winner: Outcome, attacker: Segment | None, defender: Segment | 
     move = attacker if winner is Outcome.ATTACKER else defender
     if move is None:
         return "wash"
-    if move.color in DAMAGE:
+    if move.color.deals_damage:
         return "deactivate"
     if move.color is Color.PURPLE:
         return "effect" if (move.effect or move.inflicts) else "wash"
@@ -212,5 +210,5 @@ def _self_hit_share(side: Fighter, disk: Sequence[Segment]) -> Fraction:
     if side.status is None or side.status.self_hit is SelfHit.NONE:
         return Fraction(0)
     total = sum(s.size for s in disk)
-    hits = sum(s.size for s in disk if s.color in DAMAGE)
+    hits = sum(s.size for s in disk if s.color.deals_damage)
     return Fraction(hits, total) if total else Fraction(0)

@@ -19,9 +19,9 @@ import random
 import re
 from typing import Protocol
 
+from toolkit.errors import UsageError
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.state import GameState
-from toolkit.problems import UsageError
 
 BOT_NAMES = ("random", "greedy", "search")
 _SEARCH = re.compile(r"search(?::(\d{1,7})(ms)?)?")

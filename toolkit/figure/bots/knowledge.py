@@ -1,8 +1,8 @@
-"""What a thinking player knows about one Game before the first move: distances, unit values, battle odds.
+"""What a thinking player knows about one GameTables before the first move: distances, unit values, battle odds.
 
-Everything here is computed once per Game from the engine's own tables (the spin tables the state spins,
+Everything here is computed once per GameTables from the engine's own tables (the spin tables the state spins,
 `rules.combat.resolve` for Table 2.1), so a player's battle odds are the engine's exact odds. A small
-cache keyed by the Game keeps a process that plays thousands of games from recomputing it.
+cache keyed by the GameTables keeps a process that plays thousands of games from recomputing it.
 
 The evaluation's per-unit terms (a unit's worth where it stands, an attack's expected exchange) are
 tabled here too, each computed with the same arithmetic the evaluation used to do inline, so a looked-up
@@ -15,12 +15,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.state import SPIN_BATTLE, GameState
-from toolkit.figure.engine.tables import Game, SpinTable
+from toolkit.figure.engine.tables import GameTables, SpinTable
 from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.combat import Outcome, resolve
-from toolkit.figure.rules.roster import SQUAD_UNITS
 
 BASE_VALUE = 10.0  # what any unit is worth: it can move, block, surround and capture
 STRENGTH_WEIGHT = 6.0  # + this much per point of battle rating (from -1 to +1)
@@ -81,7 +81,7 @@ def pair_odds(attacker: tuple[Segment, ...], defender: tuple[Segment, ...]) -> P
                 continue
             seg = a if winner is Outcome.ATTACKER else d
             mine = winner is Outcome.ATTACKER
-            if seg.color in effects.DAMAGE_COLORS:
+            if seg.color.deals_damage:
                 if mine:
                     ko += weight
                 else:
@@ -96,7 +96,7 @@ def pair_odds(attacker: tuple[Segment, ...], defender: tuple[Segment, ...]) -> P
 
 @dataclass
 class Knowledge:
-    game: Game
+    game: GameTables
     dist: tuple[tuple[int, ...], ...] = field(init=False)  # board steps between nodes (occupancy ignored)
     near_goal: tuple[int, int] = field(init=False)  # per side: nodes within GUARD_STEPS of its own goal (mask)
     # per side and node: how many steps closer to the enemy goal than the farthest node
@@ -256,7 +256,7 @@ NOTHING: tuple[object, ...] = ("nothing",)
 def _result(segment: Segment) -> tuple[object, ...]:
     """What a winning segment does to the board: every White/Gold win Deactivates the loser alike, a Purple
     win applies its effect, anything else changes nothing."""
-    if segment.color in effects.DAMAGE_COLORS:
+    if segment.color.deals_damage:
         return ("ko",)
     if segment.color is Color.PURPLE and (segment.inflicts or segment.board_effect):
         return ("effect", segment.inflicts, repr(segment.board_effect))
@@ -291,8 +291,8 @@ def _distances(adj: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
 _CACHE: OrderedDict[int, Knowledge] = OrderedDict()
 
 
-def knowledge(game: Game) -> Knowledge:
-    """The Knowledge of a Game, computed once per process (a few most recent games are kept; only the one in use
+def knowledge(game: GameTables) -> Knowledge:
+    """The Knowledge of a GameTables, computed once per process (a few most recent games are kept; only the one in use
     keeps its remembered scores and decisions, so a round robin's memory stays that of one game)."""
     last = next(reversed(_CACHE.values()), None)
     if last is not None and last.game is not game:

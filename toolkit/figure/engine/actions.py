@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from toolkit.problems import DuelkitError
+from toolkit.errors import DuelkitError
 
 MODULE = 0  # unit = module index in the squad, target/extra = unit slots it applies to (or -1)
 SUBROUTINE = 1  # unit = the slot whose subroutine is used, target = the slot it applies to (or -1)

@@ -13,8 +13,6 @@ from toolkit.figure.model import Color, Segment
 from toolkit.figure.rules.disk import Disk, largest_non_miss, with_miss_replacing, with_modifiers
 from toolkit.figure.rules.status import SelfHit, StatusRule
 
-DAMAGE_COLORS = (Color.WHITE, Color.GOLD)
-
 
 def can_be_selected_to_move(rule: StatusRule | None) -> bool:
     """Frozen (both themes) and chimera's Sleep keep the unit where it is."""
@@ -41,7 +39,7 @@ def confused(rule: StatusRule | None) -> bool:
 
 def self_hit(segment: Segment) -> bool:
     """The self-hit spin landed on an attack: the unit hits itself."""
-    return segment.color in DAMAGE_COLORS
+    return segment.color.deals_damage
 
 
 def cured_when_attacked(rule: StatusRule | None) -> bool:

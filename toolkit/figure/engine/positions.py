@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.setup import SetupError
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, GameTables
 from toolkit.players import Player
 
 ZONES = {"hangar": HANGAR, "bay": BAY, "removed": REMOVED}
 
 
-def arrange(game: Game, places: Mapping[str, str], *, to_move: Player = Player.A, turn: int = 1,
+def arrange(game: GameTables, places: Mapping[str, str], *, to_move: Player = Player.A, turn: int = 1,
             statuses: Mapping[str, str] | None = None, waits: Mapping[str, int] | None = None,
             forms: Mapping[str, int] | None = None, used_modules: Mapping[Player, tuple[int, ...]] | None = None,
             ) -> GameState:

@@ -1,4 +1,4 @@
-"""Game records as JSON lines, and replay that re-checks every line against the engine.
+"""GameTables records as JSON lines, and replay that re-checks every line against the engine.
 
 Line 1 is the header: game, theme, where the data came from and a hash of it, the squads, the rules
 switches, seed, players and who moved first. Then one line per action (`{"turn", "player",
@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolkit.errors import DuelkitError
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -31,10 +33,8 @@ from toolkit.figure.engine.actions import (
 from toolkit.figure.engine.render_text import safe
 from toolkit.figure.engine.rules import Rules, RulesError
 from toolkit.figure.engine.state import CHANCE, SPIN_REASONS, GameState
-from toolkit.figure.engine.tables import Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import GameTables
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError
 
 RECORD_KIND = "duelkit-game-record"
 # 2: re-spin modules are committed in the Module Phase (a version 1 record re-spun without that), results
@@ -102,11 +102,11 @@ def action_from_json(state: GameState, data: Any) -> Action:
     return Action(MODULE, _module_index(game, side, data.get("module")), slots[0], slots[1])
 
 
-def _labeller(game: Game) -> Callable[[int], str]:
+def _labeller(game: GameTables) -> Callable[[int], str]:
     return lambda slot: game.slots[slot].label
 
 
-def _slot_finder(game: Game) -> Callable[[object], int]:
+def _slot_finder(game: GameTables) -> Callable[[object], int]:
     labels = {slot.label: slot.index for slot in game.slots}
 
     def find(label: object) -> int:
@@ -116,13 +116,13 @@ def _slot_finder(game: Game) -> Callable[[object], int]:
     return find
 
 
-def _node(game: Game, name: Any) -> int:
+def _node(game: GameTables, name: Any) -> int:
     if not isinstance(name, str) or name not in game.node_index:
         raise RecordError(f"no node {safe(repr(name), 60)} on the board")
     return game.node_index[name]
 
 
-def _module_index(game: Game, side: int, module_id: Any) -> int:
+def _module_index(game: GameTables, side: int, module_id: Any) -> int:
     ids = [m.id for m in game.modules[side]]
     if module_id not in ids:
         raise RecordError(f"side {PLAYERS[side].value} has no module {safe(repr(module_id), 60)}")
@@ -161,7 +161,7 @@ class Recorder:
         return "".join(json.dumps(row, ensure_ascii=True, separators=(", ", ": ")) + "\n" for row in rows)
 
 
-def make_header(game: Game, *, data: str | None, seed: int | None, players: list[str], first: Player,
+def make_header(game: GameTables, *, data: str | None, seed: int | None, players: list[str], first: Player,
                 ) -> dict[str, Any]:
     return {
         "record": RECORD_KIND, "version": RECORD_VERSION, "game": GAME_ID, "theme": game.theme.id,
@@ -272,7 +272,7 @@ class Replay:
     result_matches: bool | None = None  # None: the record has no result line
 
 
-def replay(record: Record, game: Game, until_turn: int | None = None) -> Replay:
+def replay(record: Record, game: GameTables, until_turn: int | None = None) -> Replay:
     """Re-play every line against `legal_actions` / `chance_outcomes`; stop at the first divergence."""
     state = GameState.initial(game, Player(record.header["first"]))
     result = Replay(state, 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import (
     ATTACK,
     CHOOSE,
@@ -28,8 +29,7 @@ from toolkit.figure.engine.state import (
     UPGRADE_PHASE,
     GameState,
 )
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, GameTables
 from toolkit.players import PLAYERS
 
 CELL = 6  # characters per board column
@@ -52,11 +52,11 @@ def unit_name(state: GameState, slot: int) -> str:
     return f"{tag(slot)} {safe(form.unit.id, 40)}"
 
 
-def node_name(game: Game, node: int) -> str:
+def node_name(game: GameTables, node: int) -> str:
     return game.node_names[node]
 
 
-def _grid_positions(game: Game) -> dict[int, tuple[int, int]]:
+def _grid_positions(game: GameTables) -> dict[int, tuple[int, int]]:
     xs = sorted({node.x for node in game.board.nodes.values()})
     ys = sorted({node.y for node in game.board.nodes.values()})
     return {i: (ys.index(game.board.nodes[name].y), xs.index(game.board.nodes[name].x))
@@ -95,7 +95,7 @@ def render_grid(state: GameState) -> list[str]:
     return lines
 
 
-def _draw_routes(canvas: list[list[str]], game: Game, where: dict[int, tuple[int, int]]) -> None:
+def _draw_routes(canvas: list[list[str]], game: GameTables, where: dict[int, tuple[int, int]]) -> None:
     """Each route between two placed nodes: dashes along a row, bars down a column, a slash on a diagonal."""
     for a, near in enumerate(game.adj):
         for b in near:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from toolkit.problems import DuelkitError
+from toolkit.errors import DuelkitError
 
 
 class RulesError(DuelkitError):

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from toolkit.errors import DuelkitError
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.database import Database
 from toolkit.figure.engine.rules import RULES_DEFAULT, Rules
 from toolkit.figure.engine.state import GameState
-from toolkit.figure.engine.tables import Game, Slot, compile_board, data_hash, form_for, upgrade_chain
+from toolkit.figure.engine.tables import GameTables, Slot, compile_board, data_hash, form_for, upgrade_chain
 from toolkit.figure.model import Module, Squad, Unit
 from toolkit.figure.rules.board import Board
 from toolkit.figure.rules.disk import check_disk
-from toolkit.figure.rules.roster import SQUAD_UNITS, upgrade_stages
+from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.rules.status import STATUS_IDS
 from toolkit.figure.theme import Theme
 from toolkit.players import PLAYERS, Player
-from toolkit.problems import DuelkitError
 
 
 class SetupError(DuelkitError):
@@ -39,16 +40,17 @@ def _modules(modules: Mapping[str, Module], squad: Squad) -> tuple[Module, ...]:
     return tuple(modules[m] for m in squad.modules)
 
 
-def build_game(squad_a: Squad | str, squad_b: Squad | str, database: Database, rules: Rules = RULES_DEFAULT) -> Game:
-    """Compile the board, both squads' units (every upgrade form) and modules into a Game."""
+def build_game(squad_a: Squad | str, squad_b: Squad | str, database: Database,
+               rules: Rules = RULES_DEFAULT) -> GameTables:
+    """Compile the board, both squads' units (every upgrade form) and modules into a GameTables."""
     squads = (_squad(database, squad_a), _squad(database, squad_b))
     return compile_game(squads, database.unit_defs(), {mid: e.value for mid, e in database.modules.items()},
                         database.theme, database.board, rules)
 
 
 def compile_game(squads: tuple[Squad, Squad], units: Mapping[str, Unit], modules: Mapping[str, Module],
-                 theme: Theme, board: Board, rules: Rules = RULES_DEFAULT) -> Game:
-    """A Game from plain definitions (what `build_game` does for a loaded Database; tests use it directly)."""
+                 theme: Theme, board: Board, rules: Rules = RULES_DEFAULT) -> GameTables:
+    """A GameTables from plain definitions (what `build_game` does for a loaded Database; tests use it directly)."""
     rules.check()
     units = dict(units)
     try:
@@ -74,7 +76,7 @@ def compile_game(squads: tuple[Squad, Squad], units: Mapping[str, Unit], modules
     names, adj, goals, entries = compile_board(board)
     status_rules = (None, *(theme.status(sid) for sid in STATUS_IDS))
     slot_tuple = tuple(slots)
-    return Game(theme, rules, board, names, adj, goals, entries, slot_tuple, squad_modules,
+    return GameTables(theme, rules, board, names, adj, goals, entries, slot_tuple, squad_modules,
                 (squads[0].id, squads[1].id), data_hash(theme.id, board, slot_tuple, squad_modules), status_rules)
 
 

@@ -1,7 +1,7 @@
 """What never changes during a game, compiled once: the board as integer nodes with tuple adjacency,
 each unit slot's upgrade forms, the squads' modules, and a cache of spin tables per disk variant.
 
-A `GameState` holds only small lists of ints and points at one `Game`; everything derived from the
+A `GameState` holds only small lists of ints and points at one `GameTables`; everything derived from the
 unit data is looked up here, so cloning a state never copies it.
 """
 
@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias, TypeVar
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import MODULE, MOVE, Action
 from toolkit.figure.engine.rules import Rules
 from toolkit.figure.model import Color, Module, Segment, SubroutineEffect, TypeDamageBonusEffect, Unit
 from toolkit.figure.rules.board import Board
 from toolkit.figure.rules.disk import Disk, with_upgrade
-from toolkit.figure.rules.roster import SQUAD_UNITS
 from toolkit.figure.rules.status import STATUS_IDS, StatusRule
 from toolkit.figure.theme import Theme
 from toolkit.players import Player
@@ -29,6 +29,7 @@ from toolkit.players import Player
 HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board node
 REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
+STEP_TABLE_LIMIT = 64  # entries of one node's step table; past this (a long move, a dense board) a search
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
 # Which of its side's units a module may apply to: a unit on the field, one with a status, one waiting in the Hangar.
 FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS, MOVABLE_UNITS = range(4)
@@ -65,7 +66,7 @@ class Slot:
     forms: tuple[Form, ...]
 
 
-_Cached = TypeVar("_Cached")  # what one of the Game's bounded caches holds (see Game._remember)
+_Cached = TypeVar("_Cached")  # what one of the GameTables's bounded caches holds (see GameTables._remember)
 
 # A disk variant: slot, form, status code, damage bonus, star bonus, lasting per-segment losses.
 TableKey: TypeAlias = tuple[int, int, int, int, int, tuple[int, ...] | None]
@@ -89,7 +90,7 @@ class Reach(NamedTuple):
 
 
 @dataclass
-class Game:
+class GameTables:
     theme: Theme
     rules: Rules
     board: Board
@@ -114,16 +115,27 @@ class Game:
         self.status_codes = {sid: i + 1 for i, sid in enumerate(STATUS_IDS)}
         self.full_mask = (1 << len(self.node_names)) - 1
         self.nbr_mask = tuple(sum(1 << m for m in near) for near in self.adj)
-        self._reach: dict[tuple[int, int, int], int] = {}
-        self._moves: dict[tuple[int, ...], tuple[Action, ...]] = {}
-        # a unit's Reach by (unit, start, MP, passable and free nodes within MP): neighbourhoods recur all game
-        self._unit_moves: dict[tuple[int, ...], Reach] = {}
+        self.min_degree = min((len(near) for near in self.adj), default=0)  # fewer opposing units surround nobody
+        # the nodes next to any node of a mask, a byte of the mask at a time: (shift, the 256 halos of that byte)
+        self.halo_bytes = tuple((shift, tuple(_or(self.nbr_mask[shift + i] for i in bits(byte)
+                                                  if shift + i < len(self.nbr_mask)) for byte in range(256)))
+                                for shift in range(0, len(self.node_names), 8))
+        # each slot's MOVE actions to the nodes of a mask's byte, by (shift, the 256 tuples of that byte), made
+        # when first needed: a Reach's actions are joined from them
+        self._action_bytes: list[list[tuple[tuple[Action, ...], ...]] | None] = [None] * len(self.slots)
+        # per node, per number of steps: (nodes that must be passable, nodes then reached), see `steps_from`
+        self._steps: list[list[tuple[tuple[int, int], ...] | None]] = [[((0, 0),)] for _ in self.node_names]
+        # per slot, its Reach by destination mask: a unit's destination sets recur all game
+        self._reaches: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
+        self._unit_cache: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
+        self.node_bits = len(self.node_names) + 1
         # the nodes next to a mask's nodes, by mask: a player asks for the same reaches' neighbours all game
         self._halos: dict[int, int] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))
         # per side, the nodes within k steps of any entry (k = 0, 1, ...): what a deploy can depend on
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
+        self.lowest_mp = min((mp for forms in self.mp for mp in forms), default=0)
         self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
         self.form_types = tuple(tuple(frozenset(f.unit.types) for f in slot.forms) for slot in self.slots)
         self.sub_kinds = tuple(tuple(f.sub_kind() for f in slot.forms) for slot in self.slots)
@@ -136,6 +148,8 @@ class Game:
         self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
         self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
                                     for kinds in self.module_kinds)
+        # each side's module actions by (spent modules, unit sets) packed in one int: the same few recur all game
+        self.module_lists: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {})
         self.module_choices = tuple(tuple(_module_choices(side, index, kind) for index, kind in enumerate(kinds))
                                     for side, kinds in enumerate(self.module_kinds))
         # status codes asked about every turn: opposing units may move through them (the sleeper_passable ruling
@@ -148,51 +162,62 @@ class Game:
     def _status_codes(self, question: Callable[[StatusRule | None], bool]) -> frozenset[int]:
         return frozenset(code for code, rule in enumerate(self.status_rules) if question(rule))
 
-    def moves_to(self, slot: int, found: int) -> tuple[Action, ...]:
-        """The MOVE actions of `slot` to the nodes of a mask, in node order (cached: masks recur)."""
-        key = (slot, found)
-        actions = self._moves.get(key)
-        if actions is None:
-            row = self.move_actions[slot]
-            actions = tuple(row[n] for n in bits(found))
-            self._remember(self._moves, key, actions)
-        return actions
-
-    def unit_moves(self, slot: int, start: int, mp: int, passable: int, free: int) -> Reach:
-        """The moves of `slot` from node `start`: the free nodes within `mp` steps through passable nodes.
-
-        Only nodes within `mp` steps change the answer, so the cache key keeps just those: a unit's
-        neighbourhood recurs all game, and one lookup replaces a search and a mask-to-actions step.
-        """
-        balls = self.balls[start]
-        near = balls[mp] if 0 <= mp < len(balls) else balls[-1]
-        key = (slot, start, mp, passable & near, free & near)
-        reach = self._unit_moves.get(key)
+    def reach_of(self, slot: int, nodes: int) -> Reach:
+        """The Reach of `slot` to the nodes of a mask: its MOVE actions in node order (kept per slot and
+        mask, the mask itself being the key: a unit's destination sets recur all game)."""
+        reaches = self._reaches[slot]
+        reach = reaches.get(nodes)
         if reach is None:
-            reach = self._reach_of(slot, self.reach_mask(start, mp, passable) & free)
-            self._remember(self._unit_moves, key, reach)
+            chunks = self._action_bytes[slot]
+            if chunks is None:
+                row = self.move_actions[slot]
+                chunks = self._action_bytes[slot] = [
+                    tuple(tuple(row[shift + i] for i in bits(byte) if shift + i < len(row)) for byte in range(256))
+                    for shift in range(0, len(row), 8)]
+            actions: tuple[Action, ...] = ()
+            rest = nodes
+            for byte_actions in chunks:
+                if not rest:
+                    break
+                actions += byte_actions[rest & 255]
+                rest >>= 8
+            reach = Reach(slot, actions, nodes)
+            if len(reaches) > REACH_CACHE_LIMIT:
+                reaches.clear()
+            reaches[nodes] = reach
         return reach
 
-    def deploy_moves(self, slot: int, steps: int, passable: int, free: int) -> Reach:
-        """The moves of a Hangar unit: onto a free entry of its side, then up to `steps` more steps."""
-        if steps < 0:  # not even the deploy's MP (a 1 MP unit on the first turn): no move
-            return self._reach_of(slot, 0)
-        balls = self.entry_balls[self.slots[slot].side]
-        near = balls[steps] if 0 <= steps < len(balls) else balls[-1]
-        key = (slot, -1, steps, passable & near, free & near)  # start -1: no node, so never a unit_moves key
-        reach = self._unit_moves.get(key)
-        if reach is None:
-            found = 0
-            for entry in self.entries[self.slots[slot].side]:
-                bit = 1 << entry
-                if free & bit:
-                    found |= bit | self.reach_mask(entry, steps, passable)
-            reach = self._reach_of(slot, found & free)
-            self._remember(self._unit_moves, key, reach)
-        return reach
+    def steps_from(self, start: int, mp: int) -> tuple[tuple[int, int], ...] | None:
+        """`start`'s step table for `mp` steps: pairs (need, reached) such that the nodes within `mp` steps,
+        moving only through passable nodes, are the union of `reached` over the pairs whose `need` nodes
+        are all passable. One pair per set of nodes a shortest walk passes through, built once per game,
+        so a move is a short loop of mask tests instead of a search. None: too many pairs (search instead)."""
+        tables = self._steps[start]
+        if mp <= 0:
+            return tables[0]  # no step: nothing reached
+        while len(tables) <= mp:
+            tables.append(self._step_table(start, len(tables)))
+        return tables[mp]
 
-    def _reach_of(self, slot: int, nodes: int) -> Reach:
-        return Reach(slot, self.moves_to(slot, nodes), nodes)
+    def _step_table(self, start: int, mp: int) -> tuple[tuple[int, int], ...] | None:
+        """Every walk without repeated nodes of fewer than `mp` steps from `start`, grouped by the nodes it
+        passes (its body): one more step reaches any unvisited neighbour of its last node."""
+        if self._steps[start][mp - 1] is None:
+            return None
+        nbr = self.nbr_mask
+        walks = [(0, start, 1 << start)]  # (body: its nodes but `start`, last node, every node on it)
+        reached: dict[int, int] = {}
+        for step in range(mp):
+            longer = []
+            for body, last, seen in walks:
+                ahead = nbr[last] & ~seen
+                reached[body] = reached.get(body, 0) | ahead
+                if step + 1 < mp:
+                    longer += [(body | 1 << node, node, seen | 1 << node) for node in bits(ahead)]
+            walks = longer
+            if len(reached) > STEP_TABLE_LIMIT:
+                return None
+        return tuple(sorted(reached.items(), key=lambda pair: (pair[0].bit_count(), pair[0])))
 
     def halo(self, nodes: int) -> int:
         """The nodes next to any node of a mask (for a Reach: where the unit could start a battle after moving)."""
@@ -216,17 +241,21 @@ class Game:
     def reach_mask(self, start: int, mp: int, passable: int) -> int:
         """Nodes within `mp` steps of `start` (not `start`), expanding only through `passable` nodes.
 
-        The caller keeps the free ones. Only passable nodes closer than `mp` matter, so the cache key
-        keeps just those: a search revisits the same neighbourhoods constantly.
+        The caller keeps the free ones. Read from the node's step table (a search when it has none).
         """
         if mp <= 0:
             return 0
-        balls = self.balls[start]
-        local = passable & balls[min(mp - 1, len(balls) - 1)]
-        key = (start, mp, local)
-        found = self._reach.get(key)
-        if found is not None:
+        table = self.steps_from(start, mp)
+        if table is not None:
+            found = 0
+            for need, got in table:
+                if not need & ~passable:
+                    found |= got
             return found
+        return self._search(start, mp, passable)
+
+    def _search(self, start: int, mp: int, passable: int) -> int:
+        """`reach_mask` by breadth-first search over node masks (long moves on dense boards)."""
         nbr = self.nbr_mask
         seen = frontier = 1 << start
         for _ in range(mp):
@@ -237,14 +266,10 @@ class Game:
                 frontier ^= low
             nxt &= ~seen
             seen |= nxt
-            frontier = nxt & local
+            frontier = nxt & passable
             if not frontier:
                 break
-        found = seen & ~(1 << start)
-        if len(self._reach) > REACH_CACHE_LIMIT:
-            self._reach.clear()
-        self._reach[key] = found
-        return found
+        return seen & ~(1 << start)
 
     @property
     def variant(self) -> str:

@@ -12,3 +12,6 @@ SEGMENT: dict[Color, Swatch] = {
     Color.BLUE: Swatch("#2471c8", "#ffffff", "B"),
     Color.RED: Swatch("#c0392b", "#ffffff", "R"),
 }
+# The one order the kit lists colours in (spinner legends, the print test's swatches): the damage colours
+# first. The combat matrix keeps Table 2.1's order, which is `Color`'s own.
+LEGEND_ORDER: tuple[Color, ...] = tuple(SEGMENT)

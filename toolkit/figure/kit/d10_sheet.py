@@ -5,8 +5,9 @@ Every cell is computed with `d10_pair_to_roll`; the 97-100 cells say "again" and
 
 from __future__ import annotations
 
+from toolkit.figure import constants
 from toolkit.figure.kit.context import KitContext
-from toolkit.figure.rules.disk import DISK_TOTAL, d10_pair_to_roll
+from toolkit.figure.rules.disk import d10_pair_to_roll
 from toolkit.kit.component import Component
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.impose import PAPER_SIZES
@@ -42,7 +43,8 @@ def build_d10(ctx: KitContext) -> Component:
     items.append(Rect(MARGIN, y, inner, 1.2, filled(ACCENT, None)))
     title = fit_line(f"{terms.data_disk} without a spinner: the d10 table", inner, "bold", 17, 10)
     items.append(Text(MARGIN, y + 10.5, title.lines[0], title.size, "bold", INK))
-    sub = fit_line(f"{terms.game}  ·  a roll from 01 to {DISK_TOTAL} with exact odds", inner, "regular", 9, 6)
+    total = constants.DISK_TOTAL
+    sub = fit_line(f"{terms.game}  ·  a roll from 01 to {total} with exact odds", inner, "regular", 9, 6)
     items.append(Text(MARGIN, y + 16.5, sub.lines[0], sub.size, "regular", MUTED))
     y += 22.0
 
@@ -50,8 +52,8 @@ def build_d10(ctx: KitContext) -> Component:
         "Roll two d10 of different colours. Choose one as the tens die and the other as the ones die "
         "before you roll.",
         "Read the tens die down the left and the ones die across the top. 0-0 reads 100.",
-        f"{DISK_TOTAL + 1}-100 (shaded '{AGAIN}'): roll both dice again. Every result 01-{DISK_TOTAL} is then exactly "
-        f"as likely (1 in {DISK_TOTAL}), just like spinning the {terms.data_disk}.",
+        f"{total + 1}-100 (shaded '{AGAIN}'): roll both dice again. Every result 01-{total} is then exactly "
+        f"as likely (1 in {total}), just like spinning the {terms.data_disk}.",
         f"Find the result in the ranges on the unit's {terms.schematic}: that wedge is the move.",
     ]
     for number, step in enumerate(steps, start=1):

@@ -42,10 +42,10 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.kit.manual import Bullets, Figure, Manual, Para, Table
 from toolkit.figure.theme import Theme
 from toolkit.paths import bundled_root
-from toolkit.problems import DuelkitError
 from toolkit.render.svg import render_svg
 from toolkit.safe_fs import FileProblem, display_path, outside_link, read_file
 
@@ -58,7 +58,7 @@ MAX_OUTPUT_CHARS = 10_000_000  # the bundled manual is about 20,000 characters
 MAX_EXTRA_MEMORY_BYTES = 1 << 30
 
 
-class TemplateFileError(TemplateError):
+class TemplateFileError(DuelkitError):
     """A template file that cannot be used (outside the project, special, unreadable, too large, not UTF-8);
     its message is already located."""
 
@@ -254,7 +254,7 @@ def _describe(exc: BaseException, name: str, project_templates: Path | None, sec
     if isinstance(exc, TemplateSyntaxError):
         return f"{exc.filename or exc.name}:{exc.lineno}: template error: {exc.message}"
     if isinstance(exc, TemplateFileError):
-        return str(exc.message)
+        return str(exc)
     folders = [str(folder) for folder in _folders(project_templates)]
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
               if any(frame.filename.startswith(folder + os.sep) for folder in folders)]

@@ -15,15 +15,14 @@ from toolkit.figure.database import Database
 from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.model import Color
 from toolkit.figure.rules import combat
-from toolkit.figure.rules.disk import DISK_TOTAL, UPGRADE_DAMAGE_BONUS, UPGRADE_STAR_BONUS, d10_pair_to_roll
-from toolkit.figure.rules.roster import SQUAD_MAX_MODULES, SQUAD_UNITS
+from toolkit.figure.rules.disk import d10_pair_to_roll
 from toolkit.figure.rules.status import VARIANTS, SelfHit, StatusRule
 from toolkit.figure.theme import Terms, Theme
 from toolkit.kit.palette import INK, TEAM
 from toolkit.players import Player
 from toolkit.render.scene import Circle, Line, Page, Shape, Style, Text, filled
 
-MATRIX_ORDER = (Color.RED, Color.WHITE, Color.PURPLE, Color.GOLD, Color.BLUE)  # as in Table 2.1
+MATRIX_ORDER: tuple[Color, ...] = tuple(Color)  # Table 2.1's rows and columns: `Color` is declared in that order
 
 
 @dataclass(frozen=True)
@@ -206,7 +205,7 @@ def build_manual(db: Database) -> Manual:
     priority = " > ".join(color_label(theme, c) for c in combat.priority_order())
     sections = [
         Section("matrix", "Attack priority matrix", (
-            Para(f"Both units spin their {t.data_disk} (a number 1-{DISK_TOTAL} on the unit's "
+            Para(f"Both units spin their {t.data_disk} (a number 1-{constants.DISK_TOTAL} on the unit's "
                  f"{t.schematic}). Rows are the attacker's colour, columns the defender's. Priority: {priority}. "
                  "White and Gold compare damage after every modifier, Purple against Purple compares stars; "
                  "equal numbers are a draw."),
@@ -254,8 +253,8 @@ def build_manual(db: Database) -> Manual:
                      f"back to the {t.hangar} with "
                      f"{t.wait} {constants.WAIT_TURNS}: it cannot be selected on its owner's next turn.",
                      f"Units whose {t.subroutine} removes them from the duel go nowhere.",
-                     f"The {t.hangar} has {constants.HANGAR_SLOTS} places; a squad is {SQUAD_UNITS} units and up to "
-                     f"{SQUAD_MAX_MODULES} different {t.modules}.")),
+                     f"The {t.hangar} has {constants.HANGAR_SLOTS} places; a squad is {constants.SQUAD_UNITS} units "
+                     f"and up to {constants.SQUAD_MAX_MODULES} different {t.modules}.")),
         )),
         Section("victory", "Victory", (
             Bullets((f"{t.goal_capture}: put one of your units on the enemy {t.goal} by a move, a {t.module.lower()} "
@@ -266,8 +265,9 @@ def build_manual(db: Database) -> Manual:
         )),
         Section("upgrades", t.upgrade, (
             Para(f"After a base form has {t.deactivated.lower()} an enemy unit, its owner may upgrade it. Each stage: "
-                 f"+{UPGRADE_DAMAGE_BONUS} damage to White and Gold attacks, +{UPGRADE_STAR_BONUS} star to "
-                 "Purple moves (the cards print upgraded forms with their bonus included)."),
+                 f"+{constants.UPGRADE_DAMAGE_BONUS} damage to White and Gold attacks, "
+                 f"+{constants.UPGRADE_STAR_BONUS} star to Purple moves (the cards print upgraded forms with their "
+                 "bonus included)."),
         )),
         Section("modules", t.modules, (
             Table(("Name", "Effect"), tuple((entry.value.name, entry.value.text)
@@ -275,9 +275,9 @@ def build_manual(db: Database) -> Manual:
             if db.modules else Para(f"This database has no {t.modules}."),
         )),
         Section("d10", f"{t.data_disk} without a spinner: the d10 table", (
-            Para(f"Roll two d10 of different colours, tens then ones; 0-0 reads 100. 01-{DISK_TOTAL} are the "
-                 f"ranges on the {t.schematic}; 97-100: roll both again (so every number is exactly as likely as "
-                 "on a spinner)."),
+            Para(f"Roll two d10 of different colours, tens then ones; 0-0 reads 100. 01-{constants.DISK_TOTAL} "
+                 f"are the ranges on the {t.schematic}; {constants.DISK_TOTAL + 1}-100: roll both again (so every "
+                 "number is exactly as likely as on a spinner)."),
             d10_table(),
         )),
     ]
@@ -293,7 +293,7 @@ def build_manual(db: Database) -> Manual:
             f"{constants.WAIT_TURNS}.",
             f"First move: {t.mp} - {constants.FIRST_TURN_MP_PENALTY}.",
             f"Win: {t.goal_capture}, {t.time_out} ({constants.CLOCK_MINUTES} min), {t.lockout}.",
-            f"d10: 01-{DISK_TOTAL}; 97-100 roll again.")),)),
+            f"d10: 01-{constants.DISK_TOTAL}; {constants.DISK_TOTAL + 1}-100 roll again.")),)),
         Section("q-status", t.statuses, (Bullets(tuple(
             f"{theme.statuses[sid]}: {describe_status(rule, t, miss)}"
             for sid, rule in VARIANTS[theme.status_variant].items())),)),

@@ -9,17 +9,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from toolkit.figure import constants
 from toolkit.figure.kit.colors import SEGMENT
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
-from toolkit.figure.rules.disk import (
-    UPGRADE_DAMAGE_BONUS,
-    UPGRADE_STAR_BONUS,
-    disk_total,
-    range_label,
-    ranges,
-    with_upgrade,
-)
+from toolkit.figure.rules.disk import disk_total, range_label, ranges, with_upgrade
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.kit.art import framed
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading, impose_deck
@@ -84,7 +78,7 @@ def all_unit_facts(ctx: KitContext) -> dict[str, UnitFacts]:
 
 
 def _value_text(segment, stage_disk_segment) -> str:
-    if segment.color in (Color.WHITE, Color.GOLD):
+    if segment.color.deals_damage:
         return str(stage_disk_segment.damage)
     if segment.color is Color.PURPLE:
         stars = stage_disk_segment.stars or 0
@@ -146,8 +140,8 @@ def _side_panel(ctx: KitContext, unit: Unit, facts: UnitFacts) -> list[Shape]:
         top += ART_H
     upgrade_lines = []
     if facts.stage:
-        upgrade_lines.append(f"Stage {facts.stage}: +{UPGRADE_DAMAGE_BONUS * facts.stage} dmg, "
-                             f"+{UPGRADE_STAR_BONUS * facts.stage}{STAR} included")
+        upgrade_lines.append(f"Stage {facts.stage}: +{constants.UPGRADE_DAMAGE_BONUS * facts.stage} dmg, "
+                             f"+{constants.UPGRADE_STAR_BONUS * facts.stage}{STAR} included")
     if facts.upgrades_from:
         upgrade_lines.append("From " + ", ".join(facts.upgrades_from))
     if facts.upgrades_to:
@@ -274,7 +268,7 @@ STRIP_TOP = HEIGHT - SAFE - 11.5
 def _strip(unit: Unit) -> list[Shape]:
     """The 1-96 line as a bar, so a d10 result can be found at a glance."""
     items: list[Shape] = []
-    scale = INNER / 96
+    scale = INNER / constants.DISK_TOTAL
     x = SAFE
     spans = ranges(unit.disk)
     last_label = SAFE
@@ -288,7 +282,7 @@ def _strip(unit: Unit) -> list[Shape]:
             items.append(Text(x, STRIP_TOP + 6.9, str(low), 4.5, "regular", MUTED, "start" if low == 1 else "middle"))
             last_label = x
         x += width
-    items.append(Text(SAFE + INNER, STRIP_TOP + 6.9, "96", 4.5, "regular", MUTED, "end"))
+    items.append(Text(SAFE + INNER, STRIP_TOP + 6.9, str(constants.DISK_TOTAL), 4.5, "regular", MUTED, "end"))
     return items
 
 
@@ -297,7 +291,8 @@ def _frame(ctx: KitContext) -> list[Shape]:
     terms = ctx.theme.terms
     items: list[Shape] = card_face(WIDTH, HEIGHT)
     items.append(Line(SAFE, SAFE + 13, WIDTH - SAFE, SAFE + 13, Style(stroke=ACCENT, width=0.4)))
-    items.append(Text(SAFE + 1, TABLE_TOP - 0.8, f"{terms.data_disk.upper()}  ·  1–96", 5.5, "bold", ACCENT))
+    title = f"{terms.data_disk.upper()}  ·  1–{constants.DISK_TOTAL}"
+    items.append(Text(SAFE + 1, TABLE_TOP - 0.8, title, 5.5, "bold", ACCENT))
     header_y = TABLE_TOP + 3.0
     headers: tuple[tuple[tuple[float, float], str, Anchor], ...] = (
         (COL_RANGE, "Range", "start"), (COL_MOVE, "Move", "start"), (COL_SIZE, "Size", "end"),

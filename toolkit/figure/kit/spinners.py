@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from toolkit.figure.kit.colors import SEGMENT
+from toolkit.figure import constants
+from toolkit.figure.kit.colors import LEGEND_ORDER, SEGMENT
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.model import Color, Unit
-from toolkit.figure.rules.disk import DISK_TOTAL, range_label, ranges
+from toolkit.figure.rules.disk import range_label, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
@@ -32,12 +33,12 @@ HEADER_H = 20.0
 NAME_H = 6.5  # room under the cut circle for the unit name
 ROW_GAP = 1.5
 CUT_STYLE = Style(stroke="#555555", width=0.25, dash=(2.0, 1.2))
-LEGEND_ORDER = (Color.WHITE, Color.GOLD, Color.PURPLE, Color.BLUE, Color.RED)
 
 
 def wedge_angles(unit: Unit) -> list[tuple[float, float]]:
     """(start, extent) in degrees clockwise from 12 o'clock, one per segment, from the 1-96 ranges."""
-    return [((low - 1) * 360 / DISK_TOTAL, (high - low + 1) * 360 / DISK_TOTAL) for low, high in ranges(unit.disk)]
+    total = constants.DISK_TOTAL
+    return [((low - 1) * 360 / total, (high - low + 1) * 360 / total) for low, high in ranges(unit.disk)]
 
 
 def _polar(cx: float, cy: float, r: float, angle: float) -> tuple[float, float]:
@@ -186,7 +187,7 @@ def _header(theme: Theme, width: float, sheet: int, sheets: int) -> list[Shape]:
     items.append(Text(width - MARGIN, top + 4.6, meta.lines[0], meta.size, "regular", MUTED, "end"))
     how = ("Cut on the dashed circles. To spin, stand a pencil point on the centre mark through the loop of a "
            "paperclip and flick the clip: the wedge under its tip is the result. Numbers are the "
-           f"1-{DISK_TOTAL} ranges, for the d10 table.")
+           f"1-{constants.DISK_TOTAL} ranges, for the d10 table.")
     fitted = fit_text(how, inner, 5.8, "regular", 7, 5)
     items += text_lines(fitted, MARGIN, top + 6.4, "regular", MUTED)
     # Legend: colour, letter and the theme's name for the colour.

@@ -7,8 +7,6 @@ from enum import Enum
 from toolkit.figure import constants
 from toolkit.figure.model import Color, Segment
 
-DAMAGE_COLORS = frozenset({Color.WHITE, Color.GOLD})
-
 
 class Outcome(str, Enum):
     ATTACKER = "attacker"
@@ -28,12 +26,12 @@ class Rule(str, Enum):
 
 def priority_order() -> tuple[Color, ...]:
     """The colours from the one that beats every other colour down to the one that beats none."""
-    return constants.PRIORITY_ORDER
+    return tuple(Color(name) for name in constants.PRIORITY_ORDER)
 
 
 def matchup_rule(attacker: Color, defender: Color) -> Rule:
     """The cell of Table 2.1 for two colours."""
-    if attacker in DAMAGE_COLORS and defender in DAMAGE_COLORS:
+    if attacker.deals_damage and defender.deals_damage:
         return Rule.HIGHER_DAMAGE
     if attacker == defender:
         return Rule.HIGHER_STARS if attacker is Color.PURPLE else Rule.DRAW

@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from toolkit.figure import constants
 from toolkit.figure.model import Color, Segment
-
-DISK_TOTAL = 96
-UPGRADE_DAMAGE_BONUS = 10
-UPGRADE_STAR_BONUS = 1
 
 Disk = tuple[Segment, ...]
 
@@ -46,7 +43,7 @@ def d10_pair_to_roll(tens: int, ones: int) -> int | None:
     if not (0 <= tens <= 9 and 0 <= ones <= 9):
         raise ValueError("each d10 shows 0-9")
     value = tens * 10 + ones or 100
-    return value if value <= DISK_TOTAL else None
+    return value if value <= constants.DISK_TOTAL else None
 
 
 def level_up(disk: Sequence[Segment], red_index: int, target_index: int) -> Disk:
@@ -81,13 +78,13 @@ def with_modifiers(disk: Sequence[Segment], *, stage: int = 0, damage: int = 0, 
         raise ValueError("segment_damage needs one modifier per segment")
     result = []
     for index, segment in enumerate(disk):
-        if segment.color in (Color.WHITE, Color.GOLD):
+        if segment.color.deals_damage:
             extra = segment_damage[index] if segment_damage else 0
-            value = damage_in_play(segment.damage or 0, UPGRADE_DAMAGE_BONUS * stage, damage, extra)
+            value = damage_in_play(segment.damage or 0, constants.UPGRADE_DAMAGE_BONUS * stage, damage, extra)
             segment = segment.model_copy(update={"damage": value}) if value != segment.damage else segment
         elif segment.color is Color.PURPLE and (stage or stars):
             segment = segment.model_copy(
-                update={"stars": (segment.stars or 0) + UPGRADE_STAR_BONUS * stage + stars})
+                update={"stars": (segment.stars or 0) + constants.UPGRADE_STAR_BONUS * stage + stars})
         result.append(segment)
     return tuple(result)
 
@@ -140,13 +137,13 @@ class DiskFinding:
 def check_disk(disk: Sequence[Segment]) -> list[DiskFinding]:
     findings = []
     total = disk_total(disk)
-    if total != DISK_TOTAL:
-        gap = DISK_TOTAL - total
+    if total != constants.DISK_TOTAL:
+        gap = constants.DISK_TOTAL - total
         advice = f"add {gap} to" if gap > 0 else f"remove {-gap} from"
         findings.append(DiskFinding(
-            "D001", f"segment sizes sum to {total}, not {DISK_TOTAL}",
+            "D001", f"segment sizes sum to {total}, not {constants.DISK_TOTAL}",
             hint=f"{advice} a segment (a Red segment is the usual place)",
-            expected=str(DISK_TOTAL), found=str(total)))
+            expected=str(constants.DISK_TOTAL), found=str(total)))
     for index, segment in enumerate(disk):
         color = segment.color
         for name in REQUIRED_FIELDS[color]:

@@ -7,10 +7,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from toolkit.figure import constants
 from toolkit.figure.model import Squad, Unit
-
-SQUAD_UNITS = 6
-SQUAD_MAX_MODULES = 6
 
 
 def upgrade_graph(units: Mapping[str, Unit]) -> nx.DiGraph[str]:
@@ -72,12 +70,12 @@ class SquadFinding:
 
 def squad_findings(squad: Squad, unit_ids: set[str], module_ids: set[str]) -> list[SquadFinding]:
     findings = []
-    if len(squad.units) != SQUAD_UNITS:
+    if len(squad.units) != constants.SQUAD_UNITS:
         findings.append(SquadFinding(
-            "X006", f"squad '{squad.id}' has {len(squad.units)} units; a squad is {SQUAD_UNITS}", "units"))
-    if len(squad.modules) > SQUAD_MAX_MODULES:
+            "X006", f"squad '{squad.id}' has {len(squad.units)} units; a squad is {constants.SQUAD_UNITS}", "units"))
+    if len(squad.modules) > constants.SQUAD_MAX_MODULES:
         findings.append(SquadFinding(
-            "X009", f"squad '{squad.id}' has {len(squad.modules)} modules; the limit is {SQUAD_MAX_MODULES}",
+            "X009", f"squad '{squad.id}' has {len(squad.modules)} modules; the limit is {constants.SQUAD_MAX_MODULES}",
             "modules"))
     for kind, ids, known, code in (("unit", squad.units, unit_ids, "X004"),
                                    ("module", squad.modules, module_ids, "X005")):

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from toolkit.figure.model import Color, Segment
+from toolkit.figure.model import Segment
 from toolkit.figure.rules.disk import Disk, largest_non_miss, with_miss_replacing, with_modifiers
 
 STATUS_IDS = ("poison", "noxious", "paralysis", "burn", "confusion", "sleep", "frozen")
@@ -105,6 +105,6 @@ def poison_tick(disk: Sequence[Segment], rule: StatusRule, spun_index: int,
     `with_modifiers(..., segment_damage=...)`: a tick is one more modifier, summed before the floor.
     """
     current = tuple(ticks) or (0,) * len(disk)
-    if not rule.spun_damage_modifier or disk[spun_index].color not in (Color.WHITE, Color.GOLD):
+    if not rule.spun_damage_modifier or not disk[spun_index].color.deals_damage:
         return current
     return tuple(value + rule.spun_damage_modifier if i == spun_index else value for i, value in enumerate(current))

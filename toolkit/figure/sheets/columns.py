@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from toolkit.problems import UsageError
+from toolkit.errors import UsageError
 from toolkit.whole_numbers import NumberError, read_whole, shown
 
 # field key (what `--columns` names) -> canonical header

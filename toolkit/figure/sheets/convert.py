@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.sheets.columns import normal
 from toolkit.figure.sheets.foreign import derive_inflicts, read_records, sheet_data
 from toolkit.figure.sheets.native import (
@@ -27,7 +28,6 @@ from toolkit.figure.sheets.project import Settings, SheetData
 from toolkit.figure.sheets.read import Table, read_tables
 from toolkit.figure.sheets.result import CellMap, ImportResult, RowIssue
 from toolkit.figure.sheets.values import inert
-from toolkit.problems import DuelkitError
 
 NATIVE_HEADERS = tuple(column.header for column in (*UNIT_COLUMNS, *SEGMENT_COLUMNS))
 

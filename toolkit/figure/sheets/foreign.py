@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.sheets.columns import FIELDS, ColumnMap, map_header
 from toolkit.figure.sheets.native import Patch, get_path
@@ -32,7 +33,6 @@ from toolkit.figure.sheets.read import (
 from toolkit.figure.sheets.result import CellMap, ImportResult, RowIssue, SkippedFigure
 from toolkit.figure.sheets.values import classify_value, inert, modified_damage, slugify
 from toolkit.figure.theme import named_statuses
-from toolkit.problems import DuelkitError, UsageError
 from toolkit.whole_numbers import WHOLE_PATTERN
 
 # Columns that make up one figure: consecutive rows agreeing on all of them are one unit.

@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from toolkit.csvsafe import csv_text
+from toolkit.errors import DuelkitError
 from toolkit.fields import SLUG_PATTERN
 from toolkit.figure.sheets.files import (
     KINDS,
@@ -40,7 +41,6 @@ from toolkit.figure.sheets.sheet_map import IMPORT_MAP, read_import_map
 from toolkit.figure.sheets.staging import apply_plan, check_targets, holds, line_cells, map_text
 from toolkit.figure.sheets.values import slugify
 from toolkit.figure.theme import theme_ids
-from toolkit.problems import DuelkitError
 
 UNIT_DIR = "unit_data"
 MODULE_DIR = "modules"

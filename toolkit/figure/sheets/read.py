@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolkit.problems import DuelkitError, UsageError
+from toolkit.errors import DuelkitError, UsageError
 
 XLSX_SUFFIXES = (".xlsx", ".xlsm")
 OTHER_SHEET_SUFFIXES = (".xls", ".ods", ".numbers")  # not read: no kept library makes them cheap

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from toolkit.errors import DuelkitError
 from toolkit.figure.sheets.result import CellMap
-from toolkit.problems import DuelkitError
 
 if TYPE_CHECKING:
     from toolkit.figure.sheets.project import ImportPlan
@@ -73,12 +73,10 @@ def _stage(out_dir: Path, files: dict[str, str]) -> Path:
     except OSError as exc:
         raise DuelkitError(f"cannot write beside '{out_dir}': {exc.strerror or exc}; nothing was written") from None
     try:
-        for relative, text in files.items():
-            (staging / relative).parent.mkdir(parents=True, exist_ok=True)
-            with open(staging / relative, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-        if hasattr(os, "sync"):
-            os.sync()  # once for the whole project, not once per file (that took minutes for 20,000 units)
+        from toolkit.output import write_new_files  # here: reading a sheet must not load the renderer
+
+        # flushed once for the whole project, not once per file (that took minutes for 20,000 units)
+        write_new_files(staging, {relative: text.encode("utf-8") for relative, text in files.items()})
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise DuelkitError(f"cannot write the import: {exc.strerror or exc}; '{out_dir}' was not changed") from None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolkit.csvsafe import csv_text, spreadsheet_cell
+from toolkit.errors import UsageError
 from toolkit.figure.project_theme import NAME_TERM
 from toolkit.figure.sheets.columns import check_distinct
 from toolkit.figure.sheets.files import Index
@@ -35,7 +36,6 @@ from toolkit.figure.sheets.native import (
     unit_rows,
 )
 from toolkit.figure.theme import Theme
-from toolkit.problems import UsageError
 
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # zip entries and document properties: the same bytes on every run
 _CORE_TIME = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")

@@ -17,7 +17,7 @@ from toolkit.figure.engine import CHANCE, GameState
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
-from toolkit.figure.engine.tables import BAY, REMOVED, Game
+from toolkit.figure.engine.tables import BAY, REMOVED, GameTables
 from toolkit.players import PLAYERS
 from toolkit.selfplay.stats import derive
 
@@ -39,7 +39,7 @@ class GameResult:
 
 @dataclass(frozen=True)
 class PairTask:
-    """What a worker needs to play one pair (the Game is sent once per worker, not per task)."""
+    """What a worker needs to play one pair (the GameTables is sent once per worker, not per task)."""
 
     players: tuple[str, str]
     seed: int
@@ -48,13 +48,13 @@ class PairTask:
     data: str | None = None
 
 
-def play_pair(game: Game, task: PairTask) -> tuple[GameResult, GameResult]:
+def play_pair(game: GameTables, task: PairTask) -> tuple[GameResult, GameResult]:
     """The pair's two games: A moves first, then B moves first, over the same dice."""
     dice_seed = derive(task.seed, task.pair, "dice")
     return (_play(game, task, dice_seed, 0), _play(game, task, dice_seed, 1))
 
 
-def _play(game: Game, task: PairTask, dice_seed: int, first: int) -> GameResult:
+def _play(game: GameTables, task: PairTask, dice_seed: int, first: int) -> GameResult:
     index = task.pair * 2 + first
     players = tuple(make_bot(name) for name in task.players)
     player_rngs = tuple(random.Random(derive(task.seed, task.pair, first, "player", side)) for side in (0, 1))

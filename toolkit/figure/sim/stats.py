@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolkit.csvsafe import csv_text
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
-from toolkit.figure.engine.tables import Game
-from toolkit.figure.rules.roster import SQUAD_UNITS
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult
 from toolkit.players import PLAYERS
 from toolkit.selfplay.stats import interval, lengths, rate, wilson
@@ -32,7 +32,7 @@ def widest_interval(results: Sequence[GameResult]) -> float:
     return max(high - low for low, high in (wilson(sum(1 for r in results if r.winner == side), n) for side in (0, 1)))
 
 
-def summarize(game: Game, results: Sequence[GameResult], players: tuple[str, str], seed: int) -> dict[str, Any]:
+def summarize(game: GameTables, results: Sequence[GameResult], players: tuple[str, str], seed: int) -> dict[str, Any]:
     n = len(results)
     wins = [sum(1 for r in results if r.winner == side) for side in (0, 1)]
     draws = n - wins[0] - wins[1]
@@ -61,7 +61,7 @@ def summarize(game: Game, results: Sequence[GameResult], players: tuple[str, str
     }
 
 
-def _units(game: Game, results: Sequence[GameResult], side: int) -> list[dict[str, Any]]:
+def _units(game: GameTables, results: Sequence[GameResult], side: int) -> list[dict[str, Any]]:
     n = max(len(results), 1)
     rows = []
     for slot in range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS):
@@ -72,7 +72,7 @@ def _units(game: Game, results: Sequence[GameResult], side: int) -> list[dict[st
     return rows
 
 
-def _modules(game: Game, results: Sequence[GameResult], side: int) -> dict[str, int]:
+def _modules(game: GameTables, results: Sequence[GameResult], side: int) -> dict[str, int]:
     """Each module of the squad: in how many games it was spent."""
     return {module.id: sum(1 for r in results if r.modules_used[side] >> index & 1)
             for index, module in enumerate(game.modules[side])}
@@ -111,7 +111,7 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
-def games_csv(game: Game, results: Sequence[GameResult]) -> str:
+def games_csv(game: GameTables, results: Sequence[GameResult]) -> str:
     """One row per game; every cell passes `toolkit.csvsafe` (a formula-like text gets an apostrophe)."""
     rows: list[list[object]] = [["game", "pair", "squad_a", "squad_b", "first", "winner", "reason", "turns",
                                  "knockouts_a", "knockouts_b", "deactivations_a", "deactivations_b", "modules_a",

@@ -19,6 +19,7 @@ from toolkit.sword.rules.effects import (
     counted,
     holds,
     immune_to_steal,
+    initiative,
     is_momentum_based,
     of_kind,
     protected,
@@ -183,17 +184,12 @@ def _defense(turn: Turn, side: Combatant) -> tuple[int, list[str], list[Resource
     return total, parts, spends
 
 
-def _initiative(player: PlayerState) -> tuple[int, int]:
-    """Speed + current Balance, then raw Speed to break ties."""
-    return player.attributes.speed + player.balance, player.attributes.speed
-
-
 def _resolve_evades(turn: Turn) -> None:
     """Evades in initiative order; on a full tie both are decided before either pays."""
     targets = [side for side in turn.sides if turn.foe(side).attacking]
     if not any(side.choice.evade for side in targets):
         return
-    keys = {side.player: _initiative(turn.players[side.player.seat]) for side in turn.sides}
+    keys = {side.player: initiative(turn.players[side.player.seat]) for side in turn.sides}
     turn.log.append("Initiative: " + ", ".join(
         f"{turn.name(who)} {key[0]} (Speed {key[1]} + Balance {key[0] - key[1]})" for who, key in keys.items()) + ".")
     targets.sort(key=lambda side: keys[side.player], reverse=True)

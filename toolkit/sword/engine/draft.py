@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from toolkit.players import Player
+from toolkit.sword.rules.state import SwordRulesError
 
 StepKind = Literal["remove", "pick", "discard", "random_discard"]
 
@@ -33,7 +34,7 @@ STEPS: tuple[tuple[Player | None, StepKind, int], ...] = (
 )
 
 
-class DraftError(ValueError):
+class DraftError(SwordRulesError):
     """A draft step the rules do not allow (a card not in the deck, a deck of the wrong size)."""
 
 

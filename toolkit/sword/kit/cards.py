@@ -121,7 +121,9 @@ def _picture_action_back(picture: Art, kind: str, side: PlayerLook) -> list[Shap
 
 
 @dataclass(frozen=True)
-class Action:
+class ActionCard:
+    """One printed action card (its words); the action itself is the rules' `state.Action`."""
+
     key: str
     name: str
     category: str  # Combat / Movement / Insight
@@ -131,10 +133,10 @@ class Action:
     warning: str = ""
 
 
-def actions() -> tuple[Action, ...]:
+def actions() -> tuple[ActionCard, ...]:
     """The five action cards; every number comes from the constants block."""
     return (
-        Action("attack", "Attack", "Combat", ("Strength", "+ bonuses"),
+        ActionCard("attack", "Attack", "Combat", ("Strength", "+ bonuses"),
                "Strike, at Sword Range or Close Combat (the range after movement). "
                f"Attack Total = Strength + technique bonuses + position bonuses (Advance "
                f"{signed(constants.ADVANCE_ATTACK_BONUS)}, "
@@ -142,12 +144,12 @@ def actions() -> tuple[Action, ...]:
                f"Defense Total, "
                "at least 0.",
                "Alone, or with Advance or Retreat."),
-        Action("defend", "Defend", "Combat", ("Defense", "+ bonuses"),
+        ActionCard("defend", "Defend", "Combat", ("Defense", "+ bonuses"),
                "Guard, at Sword Range or Close Combat (the range after movement). "
                "Defense Total = Defense + technique bonuses + position bonuses "
                f"(Retreat {signed(constants.RETREAT_DEFENSE_BONUS)}). It is taken off the attacker's Attack Total.",
                "Alone, or with Advance or Retreat."),
-        Action("advance", "Advance", "Movement",
+        ActionCard("advance", "Advance", "Movement",
                (f"{signed(move_change(Move.ADVANCE, 'momentum'))} Momentum",
                 f"{signed(move_change(Move.ADVANCE, 'balance'))} Balance",
                 f"{signed(constants.ADVANCE_ATTACK_BONUS)} Attack"),
@@ -155,7 +157,7 @@ def actions() -> tuple[Action, ...]:
                f"{signed(constants.ADVANCE_ATTACK_BONUS)} to your Attack Total this turn.",
                f"Alone, or with a Combat card or Insight. No movement card: Stay Put, "
                f"{signed(move_change(Move.STAY, 'balance'))} Balance."),
-        Action("retreat", "Retreat", "Movement",
+        ActionCard("retreat", "Retreat", "Movement",
                (f"{signed(move_change(Move.RETREAT, 'momentum'))} Momentum",
                 f"{signed(constants.RETREAT_DEFENSE_BONUS)} Defense"),
                "Step back: the range opens unless the opponent advances (see the range table). "
@@ -163,7 +165,7 @@ def actions() -> tuple[Action, ...]:
                f"Alone, or with a Combat card or Insight. No movement card: Stay Put, "
                f"{signed(move_change(Move.STAY, 'balance'))} Balance.",
                warning=f"Loses the duel from turn {constants.HONOR_TURN} (dishonor). Both retreat: draw."),
-        Action("insight", "Insight", "Insight", ("Reveal 1", "Cannot defend"),
+        ActionCard("insight", "Insight", "Insight", ("Reveal 1", "Cannot defend"),
                "Learn one hidden element: the opponent's Speed, Strength or Defense (known for the rest of the "
                "duel), or their current technique if they Attack or Defend. You cannot defend this turn: an attack "
                "in range deals its full Attack Total (no Defense).",
@@ -194,7 +196,7 @@ def _chips(labels: tuple[str, ...], y: float, fill: str, stroke: str, ink: str, 
     return items
 
 
-def action_front(side: PlayerLook, action: Action, cuts: Cuts) -> list[Shape]:
+def action_front(side: PlayerLook, action: ActionCard, cuts: Cuts) -> list[Shape]:
     w, h = CARD_W, CARD_H
     where = f"action card '{action.name}' ({side.name})"
     items: list[Shape] = card_face(w, h, fill=FACE, frame=side.fill)

@@ -33,6 +33,7 @@ from toolkit.render.textfit import ELLIPSIS, LEADING, Fitted, fit_line, fit_text
 from toolkit.sword import constants
 from toolkit.sword.context import SwordContext
 from toolkit.sword.model import Resource, Technique
+from toolkit.sword.rules import effects
 from toolkit.sword.rules.positions import Move, Range
 
 # --- Spec 002 numbers, read from the rules engine so the sheets cannot disagree with it -----------------
@@ -77,22 +78,25 @@ def honor_text() -> str:
             "If both players retreat, the duel is a draw.")
 
 
-def raised_cap(ctx: SwordContext, resource: str) -> tuple[int, list[str]]:
-    """The highest cap any technique of the kit gives `resource`, and the names of those techniques."""
+def raised_cap(ctx: SwordContext, resource: Resource) -> tuple[int, list[str]]:
+    """The highest cap any technique of the kit gives `resource` (the rules' `effects.cap`), and the names
+    of the techniques that raise it."""
     best, names = constants.RESOURCE_CAP, []
     for technique in ctx.db.draft_techniques():
-        for effect in technique.effects:
-            if effect.kind == "raise_cap" and effect.resource == resource and effect.cap > constants.RESOURCE_CAP:
-                best = max(best, effect.cap)
-                names.append(technique.name)
+        cap = effects.cap(technique, resource)
+        if cap > constants.RESOURCE_CAP:
+            best = max(best, cap)
+            names.append(technique.name)
     return best, names
 
 
 def initiative_values(ctx: SwordContext) -> tuple[int, ...]:
-    """Every Initiative (Speed + Balance) the kit's techniques let a player reach: from the lowest Speed
-    with no Balance to the highest Speed with the highest Balance cap any technique of the kit allows."""
-    cap, _ = raised_cap(ctx, "balance")
-    return tuple(range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + cap + 1))
+    """Every Initiative the kit's techniques let a player reach (the rules' `effects.initiative_bounds`),
+    from the lowest to the highest over the drafted techniques."""
+    bounds = [effects.initiative_bounds(technique) for technique in ctx.db.draft_techniques()]
+    lowest = min((low for low, _ in bounds), default=constants.ATTRIBUTE_MIN)
+    highest = max((high for _, high in bounds), default=constants.ATTRIBUTE_MAX + constants.RESOURCE_CAP)
+    return tuple(range(lowest, highest + 1))
 
 
 # --- colours -------------------------------------------------------------------------------------------

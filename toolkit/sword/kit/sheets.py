@@ -51,6 +51,7 @@ from toolkit.sword.kit.common import (
     signed,
     text_top,
 )
+from toolkit.sword.model import Resource
 from toolkit.sword.rules.positions import Move
 
 PRINTABLE = impose.SHEET_MARGIN + 0.5  # the outermost strokes stay clear of the printer's dead zone
@@ -76,12 +77,13 @@ class Track:
 def tracks(ctx: SwordContext) -> list[Track]:
     """The three tracks, from the constants and from the kit's techniques (raised caps)."""
     result = []
-    for resource, rule in (
+    tracks: tuple[tuple[Resource, str], ...] = (
         ("momentum", f"Advance {signed(move_change(Move.ADVANCE, 'momentum'))} · Retreat "
                      f"{signed(move_change(Move.RETREAT, 'momentum'))}"),
         ("balance", f"Stay Put {signed(move_change(Move.STAY, 'balance'))} · Advance "
                     f"{signed(move_change(Move.ADVANCE, 'balance'))}"),
-    ):
+    )
+    for resource, rule in tracks:
         cap, names = raised_cap(ctx, resource)
         result.append(Track(resource.capitalize(), tuple(range(cap + 1)), f"{rule} · cap {constants.RESOURCE_CAP}",
                             tuple(range(constants.RESOURCE_CAP + 1, cap + 1)), tuple(dict.fromkeys(names))))

@@ -74,6 +74,17 @@ def cap(technique: Technique, resource: Resource) -> int:
     return max([constants.RESOURCE_CAP, *caps])
 
 
+def initiative(player: PlayerState) -> tuple[int, int]:
+    """Initiative is Speed + current Balance; raw Speed breaks ties (the second number)."""
+    return player.attributes.speed + player.balance, player.attributes.speed
+
+
+def initiative_bounds(technique: Technique) -> tuple[int, int]:
+    """The lowest and highest Initiative a player playing this technique can have: the lowest Speed with
+    no Balance, the highest Speed with Balance at the technique's cap."""
+    return constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + cap(technique, "balance")
+
+
 def adjust(player: PlayerState, technique: Technique, resource: Resource, delta: int) -> PlayerState:
     """Add `delta` to a resource, kept between 0 and the played technique's cap."""
     value = min(max(getattr(player, resource) + delta, 0), cap(technique, resource))

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.sword import constants
 from toolkit.sword.model import Condition, EvadeCost, Technique
-from toolkit.sword.rules.effects import cap, of_kind, protected
+from toolkit.sword.rules.effects import cap, initiative_bounds, of_kind, protected
 from toolkit.sword.rules.positions import Move
 from toolkit.sword.rules.state import Resource
 
@@ -135,8 +135,7 @@ def _evade_findings(technique: Technique) -> list[LintFinding]:
 
 def _initiative_findings(technique: Technique) -> list[LintFinding]:
     """Initiative is Speed + Balance; the printed tokens must show every value it can take."""
-    highest = constants.ATTRIBUTE_MAX + cap(technique, "balance")
-    lowest = constants.ATTRIBUTE_MIN
+    lowest, highest = initiative_bounds(technique)
     low_token, high_token = min(constants.INITIATIVE_TOKENS), max(constants.INITIATIVE_TOKENS)
     if low_token <= lowest and highest <= high_token:
         return []

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal, Protocol
 
+from toolkit.errors import DuelkitError
 from toolkit.players import Player
 from toolkit.sword import constants
 from toolkit.sword.model import Technique
@@ -48,7 +49,7 @@ class Reason(str, Enum):
     TIME = "time"  # draw: the turn limit passed
 
 
-class SwordRulesError(ValueError):
+class SwordRulesError(DuelkitError, ValueError):
     """Base class of the engine's errors."""
 
 

@@ -1,0 +1,310 @@
+"""Placement: where units may move and deploy this turn (per-node step tables, each unit's Reach), the
+move itself, goal capture, surrounds (the switch `surround_order`), the Repair Bay (first in, first out, a
+push-out waits in the Hangar: Wait) and the placements a Purple move or a swap chooses."""
+
+from __future__ import annotations
+
+from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, SQUAD_UNITS, WAIT_TURNS
+from toolkit.figure.engine import effects
+from toolkit.figure.engine.actions import WAKE, Action
+from toolkit.figure.engine.core import BATTLE, GOAL, MOVE_PHASE, NO_MOVES, StateCore, TurnMoves
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Reach, bits
+from toolkit.figure.model import MoveAllyEffect, MoveSelfEffect, PushOpponentEffect
+
+
+class Placement(StateCore):
+    """Moves, deploys, surrounds, the Repair Bay and Wait."""
+
+    __slots__ = ()
+
+    def destinations(self, slot: int) -> list[int]:
+        """Sorted nodes this unit may move to (or deploy to) now, ignoring whose turn it is."""
+        found = self._destination_mask(slot, self._passable_mask(slot // SQUAD_UNITS))
+        return [n for n in range(len(self.occ)) if found >> n & 1]
+
+    def _passable_mask(self, side: int) -> int:
+        """Nodes a unit of `side` may move through: free nodes and passable opposing units (Standby Mode)."""
+        masks = self.masks
+        free = self.game.full_mask & ~(masks[0] | masks[1])
+        passable_codes = self.game.passable_codes
+        if passable_codes and masks[1 - side] and any(self.status):
+            status, pos = self.status, self.pos
+            for s in self.units_of(1 - side):
+                if status[s] in passable_codes and pos[s] >= 0:
+                    free |= 1 << pos[s]
+        return free
+
+    def _destination_mask(self, slot: int, passable: int) -> int:
+        pos = self.pos[slot]
+        game = self.game
+        masks = self.masks
+        free = game.full_mask & ~(masks[0] | masks[1])
+        if pos == HANGAR:
+            if self.wait[slot] > 0:
+                return 0
+            mp = self.effective_mp(slot) - DEPLOY_COST_MP
+            if mp < 0:
+                return 0
+            found = 0
+            for entry in game.entries[slot // SQUAD_UNITS]:
+                bit = 1 << entry
+                if free & bit:
+                    found |= bit
+                    if mp > 0:
+                        found |= game.reach_mask(entry, mp, passable)
+            return found & free
+        if pos < 0 or not effects.can_be_selected_to_move(game.status_rules[self.status[slot]]):
+            return 0
+        if self.tfx[4] == slot:
+            passable = game.full_mask  # a move-through module: every node may be passed
+        return game.reach_mask(pos, self.effective_mp(slot), passable) & free
+
+    def surrounded(self, slot: int) -> bool:
+        """Every node next to this unit holds an opposing unit."""
+        return not self.game.nbr_mask[self.pos[slot]] & ~self.masks[1 - slot // SQUAD_UNITS]
+
+    def adjacent_enemies(self, slot: int) -> list[int]:
+        enemy = 1 - slot // SQUAD_UNITS
+        return sorted(o for o in (self.occ[n] for n in self.game.adj[self.pos[slot]])
+                      if o >= 0 and o // SQUAD_UNITS == enemy)
+
+    def _compute_moves(self) -> TurnMoves:  # noqa: C901  - the hot path, kept flat
+        """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn): each unit's
+        destinations from its node's step table, a few mask tests; its Reach looked up by that mask."""
+        side = self.player
+        game = self.game
+        rules = game.status_rules
+        masks = self.masks
+        free = game.full_mask & ~(masks[0] | masks[1])
+        passable = self._passable_mask(side)
+        shut = ~passable  # nodes a move cannot pass through
+        pos, status, wait, form, mp_table = self.pos, self.status, self.wait, self.form, game.mp
+        bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
+        min_mp = game.rules.min_mp
+        through = self.tfx[4]
+        step_tables, reaches_of = game._steps, game._reaches
+        actions: list[Action] = []
+        wakes: list[Action] = []
+        reaches: list[Reach] = []
+        deploys: dict[int, int] = {}  # deploy destinations by MP: the same for every Hangar unit of the side
+        for slot in game.side_units[side]:
+            where = pos[slot]
+            if where >= 0:
+                code = status[slot]
+                if code:
+                    rule = rules[code]
+                    if effects.wakes_by_spin(rule):
+                        wakes.append(Action(WAKE, slot))
+                    if not effects.can_be_selected_to_move(rule):
+                        continue
+                mp = mp_table[slot][form[slot]] + bonus
+                if mp < min_mp:
+                    mp = min_mp
+                tables = step_tables[where]
+                table = tables[mp] if 0 <= mp < len(tables) else game.steps_from(where, mp)
+                found = 0
+                if table is None:
+                    found = game.reach_mask(where, mp, game.full_mask if through == slot else passable)
+                elif through == slot:  # a move-through module: every node may be passed
+                    for _, got in table:
+                        found |= got
+                else:
+                    for need, got in table:
+                        if not need & shut:
+                            found |= got
+                found &= free
+            elif where == HANGAR and wait[slot] <= 0:
+                mp = mp_table[slot][form[slot]] + bonus
+                if mp < min_mp:
+                    mp = min_mp
+                found = deploys.get(mp, -1)
+                if found < 0:
+                    found = deploys[mp] = self._deploy_mask(mp - DEPLOY_COST_MP, passable, free)
+            else:
+                continue
+            reach = reaches_of[slot].get(found)
+            if reach is None:
+                reach = game.reach_of(slot, found)
+            actions += reach.actions
+            reaches.append(reach)
+        return TurnMoves(actions + wakes if wakes else actions, reaches)
+
+    def _deploy_mask(self, steps: int, passable: int, free: int) -> int:
+        """Where a Hangar unit of the side to move may deploy: a free own entry, then up to `steps` more steps
+        (none when it cannot pay the deploy's MP: a 1 MP unit on the first turn)."""
+        if steps < 0:
+            return 0
+        game = self.game
+        found = 0
+        for entry in game.entries[self.player]:
+            bit = 1 << entry
+            if free & bit:
+                found |= bit
+                if steps > 0:
+                    found |= game.reach_mask(entry, steps, passable)
+        return found & free
+
+    def _surely_moves(self) -> bool:
+        """A quick test that is True only when the side to move has a move: a unit that may move next to a free
+        node, or a ready Hangar unit and a free entry (False: list the moves to know)."""
+        game = self.game
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        side = self.player
+        pos, status, nbr = self.pos, self.status, game.nbr_mask
+        # every unit has the MP for a step and a deploy (past the first turn, as a rule): no MP to work out
+        lowest = game.lowest_mp + self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
+        any_mp = max(game.rules.min_mp, lowest) >= max(1, DEPLOY_COST_MP)
+        for slot in game.side_units[side]:
+            where = pos[slot]
+            if where >= 0:
+                if (nbr[where] & free
+                        and (not status[slot] or effects.can_be_selected_to_move(game.status_rules[status[slot]]))
+                        and (any_mp or self.effective_mp(slot) >= 1)):
+                    return True
+            elif (where == HANGAR and self.wait[slot] <= 0 and free & game.entry_balls[side][0]
+                  and (any_mp or self.effective_mp(slot) >= DEPLOY_COST_MP)):
+                return True
+        return False
+
+    def _apply_move(self, slot: int, dest: int) -> None:
+        side = slot // SQUAD_UNITS
+        pos, occ, masks = self.pos, self.occ, self.masks
+        start = pos[slot]
+        if start >= 0:  # lift and put, inline: the hot path of every turn
+            occ[start] = -1
+            masks[side] &= ~(1 << start)
+        pos[slot] = dest
+        occ[dest] = slot
+        masks[side] |= 1 << dest
+        self.moved = slot
+        self.phase = MOVE_PHASE
+        game = self.game
+        if dest == game.goals[1 - side]:
+            self._finish(side, GOAL)
+            return
+        self._after_placement(side)
+        if self.result is not None:
+            return
+        if (pos[slot] >= 0 and game.nbr_mask[dest] & masks[1 - side]
+                and (not self.status[slot] or effects.can_initiate_attack(self.status_rule(slot)))):
+            self.phase = BATTLE
+        else:
+            self._end_turn()
+
+    def _after_placement(self, actor: int) -> None:
+        """Goal capture by placement when the switch `goal_capture_by` allows it (the game ends at once, before
+        any surround), then surrounds (the switch `surround_order`)."""
+        self._goal_by_placement(actor)
+        if self.result is not None:
+            return
+        if self.game.rules.surround_order == "enemies_first":
+            for side in (1 - actor, actor):
+                for slot in self._surrounded_units(side):
+                    self._deactivate(slot)
+        else:
+            for slot in self._surrounded_units(1 - actor) + self._surrounded_units(actor):
+                self._deactivate(slot)
+
+    def _goal_by_placement(self, actor: int) -> None:
+        """A unit placed on the enemy goal by a swap or a Purple move: by default (owner_action) it wins when
+        `actor`, whose action placed it, owns it; with any_placement, whoever placed it."""
+        ruling = self.game.rules.goal_capture_by
+        if ruling == "owner_action":
+            occupant = self.occ[self.game.goals[1 - actor]]
+            if occupant >= 0 and occupant // SQUAD_UNITS == actor:
+                self._finish(actor, GOAL)
+        elif ruling == "any_placement":
+            for side in (actor, 1 - actor):
+                occupant = self.occ[self.game.goals[1 - side]]
+                if occupant >= 0 and occupant // SQUAD_UNITS == side:
+                    self._finish(side, GOAL)
+                    return
+
+    def _surrounded_units(self, side: int) -> list[int]:
+        """Units of `side` whose every neighbour node holds an opposing unit (one snapshot), in slot order."""
+        enemy = self.masks[1 - side]
+        if enemy.bit_count() < self.game.min_degree:  # too few opposing units to close any node
+            return []
+        game = self.game
+        open_nodes = game.full_mask & ~enemy  # nodes not held by an opposing unit
+        near_open = 0  # the nodes next to an open node, a byte of the mask at a time
+        for shift, halos in game.halo_bytes:
+            near_open |= halos[open_nodes >> shift & 255]
+        closed = self.masks[side] & ~near_open
+        if not closed:
+            return []
+        occ = self.occ
+        return sorted(occ[node] for node in bits(closed))
+
+    def _deactivate(self, slot: int) -> None:
+        """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""
+        self._lift(slot)
+        removed = self.game.sub_kinds[slot][self.form[slot]] == REMOVED_FROM_DUEL
+        self.status[slot] = 0
+        self.counter[slot] = 0
+        self.segmod[slot] = ()
+        if self.game.rules.reset_form_on_deactivation:
+            self.form[slot] = 0
+        if removed:
+            self.pos[slot] = REMOVED
+            return
+        side = slot // SQUAD_UNITS
+        bay = self.bay[side] + (slot,)
+        while len(bay) > REPAIR_BAY_CAPACITY:
+            out, bay = bay[0], bay[1:]
+            self.pos[out] = HANGAR
+            self.wait[out] = WAIT_TURNS
+        self.bay[side] = bay
+        self.pos[slot] = BAY
+
+    def _apply_choice(self, slot: int, node: int) -> None:
+        """A Purple move's placement: the chosen unit goes to the chosen free node."""
+        actor = self.decider
+        self.pending = None
+        self._lift(slot)
+        self._put(slot, node)
+        if self.game.rules.surround_after == "any_position_change":
+            self._after_placement(actor)
+        else:
+            self._goal_by_placement(actor)
+        self.decider = self.player
+        self._end_turn()
+
+    def _placement_options(self, effect: PushOpponentEffect | MoveSelfEffect | MoveAllyEffect, winner: int,
+                           loser: int) -> list[tuple[int, int]]:
+        """(unit, free node) pairs a push, a move of the winner or a move of an ally may choose from."""
+        game = self.game
+        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        options: list[tuple[int, int]] = []
+        if isinstance(effect, PushOpponentEffect):
+            targets = self.adjacent_enemies(winner) if effect.any_adjacent else [loser]
+            for target in targets:
+                if self.pos[target] >= 0 and not self._immovable(target):
+                    options += [(target, n) for n in bits(game.nbr_mask[self.pos[target]] & free)]
+        elif isinstance(effect, MoveSelfEffect):
+            if not self._owner_may_move(winner):
+                return []
+            if effect.beside_opponent:
+                if self.pos[loser] >= 0:
+                    options = [(winner, n) for n in bits(game.nbr_mask[self.pos[loser]] & free)]
+            else:
+                start = self.pos[winner]
+                found = game.reach_mask(start, effect.steps, free) & free
+                if effect.exact:
+                    found &= ~game.reach_mask(start, effect.steps - 1, free)
+                options = [(winner, n) for n in bits(found)]
+        else:
+            for ally in self.units_of(winner // SQUAD_UNITS):
+                if ally == winner or self.pos[ally] < 0 or not self._owner_may_move(ally):
+                    continue
+                if effect.types and not game.form_types[ally][self.form[ally]].intersection(effect.types):
+                    continue
+                options += [(ally, n) for n in bits(game.reach_mask(self.pos[ally], effect.steps, free) & free)]
+        return options
+
+    def turn_moves(self) -> TurnMoves:
+        """The moves of the side to move as actions and per unit (none outside the phases START to MOVE_PHASE)."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._compute_moves() if self.phase <= MOVE_PHASE else NO_MOVES
+        return moves

@@ -1,0 +1,165 @@
+"""Turn flow: the decision of a turn's first phases, the start of a turn (Wait, Frozen's count,
+repetition, System Lockout) and its end (chimera Poison's spins, thawing, Wait, the turn limit)."""
+
+from __future__ import annotations
+
+import itertools
+
+from toolkit.figure.engine import effects
+from toolkit.figure.engine.actions import Action
+from toolkit.figure.engine.battles import Battles
+from toolkit.figure.engine.core import (
+    CHOICE_PHASE,
+    DRAW,
+    LOCKOUT,
+    NO_TURN_FX,
+    PASS_ACTION,
+    REPETITION,
+    RESPIN_PHASE,
+    SPIN_POISON,
+    START,
+    SUB,
+    TURN_LIMIT,
+    UPGRADE_PHASE,
+    A,
+    B,
+)
+from toolkit.figure.engine.tables import BAY, REMOVED, bits
+
+
+class TurnFlow(Battles):
+    """A turn's start, its first decision and its end."""
+
+    __slots__ = ()
+
+    def _turn_actions(self, phase: int) -> list[Action]:
+        """Modules (START), subroutines (START, SUB) and the move, or PASS when nothing can move."""
+        game, side = self.game, self.player
+        actions: list[Action] = self._module_actions() if phase == START and game.module_targets[side] else []
+        if phase <= SUB and game.activated_slots[side]:
+            actions += self._subroutine_actions()
+        listed = self._moves
+        if listed is None:
+            listed = self._moves = self._compute_moves()
+        moves = listed.actions
+        actions += moves
+        if not moves:
+            actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
+        return actions
+
+    def _begin_turn(self) -> None:
+        """Start of a turn: Wait bookkeeping, Frozen's turn count, repetition, then System Lockout."""
+        player = self.player
+        rules = self.game.rules
+        wait, status, pos = self.wait, self.status, self.pos
+        blocked = 0
+        if any(wait):
+            counted = self.units_of(player) if rules.wait_counts == "owner_turns" else range(len(pos))
+            for slot in counted:
+                if wait[slot] > 0:
+                    blocked |= 1 << slot
+        self.blocked = blocked
+        thawing = self.game.thawing_codes
+        if thawing and any(status):  # most turns no unit has a status: skip the loop
+            for slot in self.units_of(player):
+                if status[slot] in thawing and pos[slot] >= 0:
+                    self.counter[slot] += 1
+        self.phase = START
+        self.tfx = NO_TURN_FX
+        self.moved = -1
+        self.battled = ()
+        self.battle = None
+        self.spin = None
+        self._legal = self._moves = None  # derived from the position, which changed (or was arranged by hand)
+        key = self._key = self._position_key()
+        if self._shared:
+            self.history = dict(self.history)
+            self._unhashed = self._unhashed[:]
+            self._shared = False
+        seen = self.history.get(key, 0) + 1
+        self.history[key] = seen
+        self._unhashed.append(key)
+        if seen >= rules.repetition_limit:
+            self._finish(DRAW, REPETITION)
+            return
+        # the turn's actions wait until someone asks: a position a player only evaluates may never need them
+        if rules.lockout != "off" and not self._surely_moves() and not self.turn_moves().actions:
+            self._finish(1 - player, LOCKOUT)  # modules are not counted
+
+    def _end_turn(self) -> None:
+        """End of the turn: chimera Poison spins for units that did not battle, then the next turn."""
+        if self.result is not None:
+            return
+        status = self.status
+        spinning = self.game.end_spin_codes
+        if not spinning or not any(status):  # most turns: no status to spin
+            self._finish_turn()
+            return
+        self.queue = tuple(slot for slot in self.units_of(self.player) if status[slot] in spinning
+                           and self.pos[slot] >= 0 and slot not in self.battled)
+        self._next_queued()
+
+    def _next_queued(self) -> None:
+        if self.queue:
+            slot, self.queue = self.queue[0], self.queue[1:]
+            if self.pos[slot] >= 0:
+                self._start_spin(SPIN_POISON, slot)
+                return
+            self._next_queued()
+            return
+        self._finish_turn()
+
+    def _finish_turn(self) -> None:
+        player = self.player
+        rules = self.game.rules
+        status = self.status
+        thawing = self.game.thawing_codes
+        for slot in self.units_of(player) if thawing and any(status) else ():  # most turns no unit has a status
+            if status[slot] not in thawing:
+                continue
+            turns = effects.thaw_turns(self.status_rule(slot))
+            if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
+                status[slot] = 0
+                self.counter[slot] = 0
+        if self.blocked:
+            wait = self.wait
+            for slot in bits(self.blocked):
+                if wait[slot] > 0:
+                    wait[slot] -= 1
+        self.turn += 1
+        self.player = 1 - player
+        self.decider = self.player
+        if self.turn >= rules.turn_limit:
+            self._finish(self._turn_limit_winner(), TURN_LIMIT)
+            return
+        self._begin_turn()
+
+    def _turn_limit_winner(self) -> int:
+        if self.game.rules.turn_limit_result == "draw":
+            return DRAW
+        left = [sum(1 for s in self.units_of(side) if self.pos[s] not in (BAY, REMOVED)) for side in (A, B)]
+        return DRAW if left[0] == left[1] else (A if left[0] > left[1] else B)
+
+    def _apply_pass(self) -> None:
+        phase = self.phase
+        if phase == RESPIN_PHASE:
+            self._battle_continue()
+        elif phase in (UPGRADE_PHASE, CHOICE_PHASE):
+            self.pending = None
+            self.decider = self.player
+            self._end_turn()
+        else:
+            self._end_turn()
+
+    def position_key(self) -> tuple[int, ...]:
+        """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
+        key = self._key
+        return key if key is not None else self._position_key()
+
+    def _position_key(self) -> tuple[int, ...]:
+        bay_a, bay_b = self.bay
+        key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
+               self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
+        if any(self.segmod):
+            key += tuple(itertools.chain.from_iterable((len(m), *m) for m in self.segmod))
+        return key
