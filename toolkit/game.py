@@ -84,8 +84,9 @@ class Report:
 
 Advance = Callable[[str], None]  # a progress callback: one call per step, with a label
 Show = Callable[[str], None]  # print one line for the person at the terminal
-# choose(board and prompt lines, option labels) -> index of the chosen option; raises to stop the game
-Choose = Callable[[list[str], list[str]], int]
+# choose(board and prompt lines, (group heading, label) per option) -> index of the chosen option; raises to
+# stop the game. Options of one group follow each other; an empty heading: no group.
+Choose = Callable[[list[str], list[tuple[str, str]]], int]
 
 
 @dataclass(frozen=True)

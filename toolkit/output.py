@@ -523,8 +523,12 @@ def _roll_back(staging: Path, aside: Path | None, target: Path) -> None:
 
 
 def _sync_folder(folder: Path) -> None:
-    """fsync a folder, so the renames and new names in it survive a power cut."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    """fsync a folder, so the renames and new names in it survive a power cut (where folders can be opened:
+    Windows has no O_DIRECTORY and flushes a folder's entries with its files)."""
+    directory = getattr(os, "O_DIRECTORY", None)
+    if directory is None:
+        return
+    fd = os.open(folder, os.O_RDONLY | directory | getattr(os, "O_CLOEXEC", 0))
     try:
         os.fsync(fd)
     finally:

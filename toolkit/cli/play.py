@@ -24,12 +24,13 @@ from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
 from toolkit.registry import discover
 
-PLAYER_CHOICES = "human,random"
+PLAYER_CHOICES = "human,random"  # the default: a person against the random bot
 
 
 def add_parser(commands: Any) -> None:
     play = add_command(commands, "play", "play one game in the terminal (or random against random)",
                        ["duelkit play attrition-lock grid-surge",
+                        "duelkit play attrition-lock grid-surge --players human,greedy",
                         "duelkit play hydro-conductor malfunction-cascade --players random,random --seed 7 "
                         "--record game.jsonl",
                         "duelkit play                        # in a card-duel project: you against its best player",
@@ -38,8 +39,9 @@ def add_parser(commands: Any) -> None:
     play.add_argument("args", nargs="*", metavar="SQUAD_A SQUAD_B [DATA_DIR]",
                       help="the two squads and the project folder (in a card-duel project: only [DATA_DIR])")
     play.add_argument("--players", metavar="P,Q",
-                      help="who plays A and B: human or random each (default: human,random); the card duel: human, "
-                           "random, greedy, equilibrium (default: human,equilibrium; A is the Challenger)")
+                      help="who plays A and B, each human or a bot: random, greedy, search, search:N (iterations) "
+                           "or search:Nms (default: human,random); the card duel: human, random, greedy, "
+                           "equilibrium, equilibrium:N (default: human,equilibrium; A is the Challenger)")
     play.add_argument("--seed", type=int, metavar="S", help="seed for the spins (default: a fresh one, printed)")
     play.add_argument("--first", choices=("A", "B"), help="who moves first (default: a seeded spin decides)")
     play.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON lines) here")
@@ -67,12 +69,12 @@ def find_squads(data_dir: Path | None, squads: list[str], command: str) -> tuple
                      f"{' and '.join(repr(s) for s in squads)}; squads: {', '.join(known) or 'none'}")
 
 
-def _choose(prompt: Prompt, lines: list[str], options: list[str]) -> int:
-    """Show the board and numbered options; read a number (q quits)."""
+def _choose(prompt: Prompt, lines: list[str], options: list[tuple[str, str]]) -> int:
+    """Show the board and numbered options (a group's options packed under its heading); read a number (q quits)."""
     for line in lines:
         out(line)
-    for number, label in enumerate(options, start=1):
-        out(f"  {number:>3}. {label}")
+    for shown in option_lines(options):
+        out(shown)
     while True:
         out(f"choose 1-{len(options)} (q to quit): ")
         sys.stdout.flush()
@@ -121,6 +123,26 @@ def _game_and_squads(args: argparse.Namespace) -> tuple[Game, GameData, tuple[st
     args.data_dir = Path(args.args[2]) if len(args.args) == 3 else args.data_dir
     game, data = find_squads(args.data_dir, [args.args[0], args.args[1]], "play")
     return game, data, (args.args[0], args.args[1])
+
+
+def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
+    """Numbered options; those of one group share lines under its heading, as many as fit in `width`."""
+    lines: list[str] = []
+    group = None
+    for number, (heading, label) in enumerate(options, start=1):
+        item = f"{number:>3}. {label}"
+        if not heading:
+            lines.append("  " + item)
+            group = None
+            continue
+        if heading != group:
+            lines += [f"  {heading}", "    " + item]
+            group = heading
+        elif len(lines[-1]) + 3 + len(item) <= width:
+            lines[-1] += "   " + item
+        else:
+            lines.append("    " + item)
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:

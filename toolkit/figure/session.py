@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 
 from toolkit.errors import DuelkitError, UsageError
+from toolkit.figure.bots import Bot, make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, GameState, build_game
-from toolkit.figure.engine.actions import Action
-from toolkit.figure.engine.play import random_bot, sample_outcome
+from toolkit.figure.engine.actions import MODULE, MOVE, SUBROUTINE, Action
+from toolkit.figure.engine.narrate import Narrator
+from toolkit.figure.engine.play import spin_with_number
 from toolkit.figure.engine.record import (
     Recorder,
     RecordError,
@@ -23,24 +25,38 @@ from toolkit.figure.engine.record import (
     replay,
 )
 from toolkit.figure.engine.render_text import (
+    coordinate,
     describe_action,
     describe_outcome,
-    describe_spin,
+    node_label,
     render_board,
     safe,
+    unit_name,
 )
 from toolkit.figure.engine.setup import SetupError
+from toolkit.figure.engine.tables import HANGAR
 from toolkit.game import Choose, PlayRequest, ReplayResult, Show
 from toolkit.players import PLAYERS, Player
 from toolkit.report import summary
 
-PLAYER_KINDS = ("human", "random")
+HUMAN = "human"
+GROUP_FROM = 12  # option lists this long are grouped by unit
 
 
-def check_players(players: tuple[str, str]) -> None:
-    if any(name not in PLAYER_KINDS for name in players):
-        raise UsageError(f"--players takes two of {', '.join(PLAYER_KINDS)} separated by a comma, "
-                         f"e.g. human,random (got '{safe(','.join(players), 60)}')")
+def make_players(players: tuple[str, str]) -> tuple[Bot | None, Bot | None]:
+    """A bot for each side that is not `human` (None for a person); UsageError names every player."""
+    made: list[Bot | None] = []
+    for name in players:
+        if name.strip().lower() == HUMAN:
+            made.append(None)
+            continue
+        try:
+            made.append(make_bot(name))
+        except UsageError:
+            raise UsageError(f"--players takes two of human, random, greedy, search, search:N (iterations) or "
+                             f"search:Nms (milliseconds), separated by a comma, e.g. human,greedy "
+                             f"(got '{safe(','.join(players), 60)}')") from None
+    return made[0], made[1]
 
 
 def _playable(database: Database) -> None:
@@ -52,8 +68,9 @@ def _playable(database: Database) -> None:
 def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -> str:
     """Play one game to its end; returns the game record (JSON lines)."""
     _playable(database)
-    check_players(request.players)
-    rng = random.Random(request.seed)
+    bots = make_players(request.players)
+    rng = random.Random(request.seed)  # the spins (and who moves first); each bot has its own stream
+    bot_rngs = [random.Random(f"{request.seed}:bot:{side}") for side in (0, 1)]
     first = PLAYERS[rng.randrange(2)] if request.first is None else Player(request.first)
     try:
         game = build_game(request.squad_a, request.squad_b, database)
@@ -62,36 +79,77 @@ def play(database: Database, request: PlayRequest, show: Show, choose: Choose) -
     state = GameState.initial(game, first)
     recorder = Recorder(make_header(game, data=request.data, seed=request.seed, players=list(request.players),
                                     first=first))
-    watching = "human" in request.players
-    show(f"{game.theme.terms.game}: {request.squad_a} (A) against {request.squad_b} (B), seed {request.seed}; "
-         f"{first.value} moves first")
+    watching = None in bots
+    narrator = Narrator()
+    show(f"{game.theme.terms.game}: {request.squad_a} (A, {_who(request.players[0])}) against {request.squad_b} "
+         f"(B, {_who(request.players[1])}), seed {request.seed}; {first.value} moves first")
     while not state.is_terminal():
         player = state.current_player
         step: Action | int
+        number = None
         if player == CHANCE:
-            step = sample_outcome(state, rng)
-            if watching:
-                show("  " + describe_spin(state, step))
-        elif request.players[player] == "human":
-            step = _ask(state, choose)
+            step, number = spin_with_number(state, rng)
         else:
-            step = random_bot(state, rng)
+            bot = bots[player]
+            step = _ask(state, choose) if bot is None else bot.choose(state, bot_rngs[player])
             if watching:
                 show(f"{PLAYERS[player].value}: {describe_action(state, step)}")
         recorder.on_step(state, step)
+        before = state.clone() if watching else state
         state.apply(step)
+        if watching:
+            for line in narrator.step(before, step, state, number):
+                show(line)
     recorder.finish(state)
     for line in ("", render_board(state), "", describe_outcome(state)):
         show(line)
     return recorder.text()
 
 
+def _who(name: str) -> str:
+    return "you" if name.strip().lower() == HUMAN else safe(name.strip().lower(), 20)
+
+
 def _ask(state: GameState, choose: Choose) -> Action:
-    # a player acts here, so every legal action is an Action (chance outcomes are ints); the filter tells mypy
-    legal = [action for action in state.legal_actions() if isinstance(action, Action)]
     to_act = PLAYERS[state.current_player].value
     lines = ["", render_board(state), "", f"turn {state.turn + 1}, player {to_act} to act:"]
-    return legal[choose(lines, [describe_action(state, action) for action in legal])]
+    listed = options(state, state.decisions())
+    return listed[choose(lines, [(group, label) for group, label, _ in listed])][2]
+
+
+def options(state: GameState, legal: list[Action]) -> list[tuple[str, str, Action]]:
+    """(group, label, action) per legal action, in the order shown. A long list is grouped by unit ('A2 sq-7
+    (3 MP) in the Hangar: deploy to', then each destination from side A's back row up, left to right), the
+    modules and the subroutines each under one heading; a short one is listed as the engine orders it."""
+    if len(legal) < GROUP_FROM:
+        return [("", describe_action(state, action), action) for action in legal]
+    game = state.game
+    terms = game.theme.terms
+    grouped: list[tuple[str, str, Action]] = []
+    for action in legal:
+        if action.kind == MOVE:
+            where = state.pos[action.unit]
+            head = f"{unit_name(state, action.unit)} ({state.form_of(action.unit).mp} {terms.mp})"
+            group = (f"{head} in the {terms.hangar}: deploy to" if where == HANGAR
+                     else f"{head} at {node_label(game, where)}: move to")
+            grouped.append((group, node_label(game, action.target), action))
+        elif action.kind == MODULE:
+            label = describe_action(state, action).removeprefix(f"{terms.module} ")
+            grouped.append((f"{terms.modules} (one per turn, before the move)", label, action))
+        elif action.kind == SUBROUTINE:
+            grouped.append((f"{terms.subroutine} (before the move)", describe_action(state, action), action))
+        else:
+            grouped.append(("or", describe_action(state, action), action))
+    first_seen = {group: index for index, (group, _, _) in reversed(list(enumerate(grouped)))}
+    spot = {node: coordinate(game, node) for node in range(len(game.node_names))}
+
+    def order(item: tuple[str, str, Action]) -> tuple[int, int, str]:
+        group, _, action = item
+        if action.kind != MOVE:
+            return (first_seen[group], 0, "")
+        where = spot[action.target]
+        return (first_seen[group], int(where[1:]) if where[1:].isdigit() else 0, where)
+    return sorted(grouped, key=order)
 
 
 def replay_record(database: Database, text: str, turn: int | None) -> ReplayResult:

@@ -61,7 +61,7 @@ class _Human(RandomBot):
                   + (f" ({names[(b.speed, b.strength, b.defense)]})" if (b.speed, b.strength, b.defense) in names
                      else "") for b in builds]
         return builds[self.ask([f"{ROLE[self.seat]}: choose your secret build (Speed + Strength + Defense = 6)."],
-                               labels)]
+                               [("", label) for label in labels])]
 
     def draft(self, draft: DraftState, rng: random.Random) -> str:
         del rng
@@ -73,7 +73,7 @@ class _Human(RandomBot):
                  "Pick a technique to keep." if kind == "pick" else "Discard one technique."]
         labels = [f"{self.db.techniques[card].name}: {' '.join(self.db.techniques[card].rules_text)[:110]}"
                   for card in options]
-        return options[self.ask(lines, labels)]
+        return options[self.ask(lines, [("", label) for label in labels])]
 
     def choose(self, seen: Observation, rng: random.Random) -> Choice:
         del rng
@@ -92,7 +92,7 @@ class _Human(RandomBot):
         for question, field, words in steps:
             values = list(dict.fromkeys(field(c) for c in remaining))
             if len(values) > 1:
-                picked = values[self.ask([*lines, question], [words(v) for v in values])]
+                picked = values[self.ask([*lines, question], [("", words(v)) for v in values])]
                 remaining = [c for c in remaining if field(c) == picked]
                 lines = []
         return remaining[0]

@@ -20,6 +20,15 @@ def sample_outcome(state: GameState, rng: random.Random) -> int:
     return bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))
 
 
+def spin_with_number(state: GameState, rng: random.Random) -> tuple[int, int]:
+    """`sample_outcome` and the number it drew, 1-96 on a standard disk (the printed ranges and the d10 table):
+    the same draw from `rng`, so a seeded game spins the same either way."""
+    table = state._spin_table()
+    cumulative = table.cumulative
+    drawn = rng.randrange(cumulative[-1])
+    return bisect.bisect_right(cumulative, drawn), drawn + 1
+
+
 def random_bot(state: GameState, rng: random.Random) -> Action:
     """Any legal action, uniformly."""
     legal = state.legal_actions()

@@ -25,7 +25,6 @@ from toolkit.figure.engine.state import (
     BATTLE,
     CHOICE_PHASE,
     RESPIN_PHASE,
-    SPIN_REASONS,
     UPGRADE_PHASE,
     GameState,
 )
@@ -54,6 +53,29 @@ def unit_name(state: GameState, slot: int) -> str:
 
 def node_name(game: GameTables, node: int) -> str:
     return game.node_names[node]
+
+
+def coordinate(game: GameTables, node: int) -> str:
+    """Where a node sits on the drawn board: a column letter (a = left, seen from side A) and a row number
+    (1 = side A's back row), as the terminal board's margins show them."""
+    where = _grid_positions(game)
+    rows = max(r for r, _ in where.values()) + 1
+    r, c = where[node]
+    return f"{_column(c)}{rows - r}"
+
+
+def _column(c: int) -> str:
+    return chr(ord("a") + c) if c < 26 else f"c{c}"
+
+
+def node_label(game: GameTables, node: int) -> str:
+    """A node as the printed board labels it: 'Goal Point B (d5)', 'Entry Point A (a1)'; a plain point by
+    its coordinate ('c2')."""
+    meta = game.board.nodes[game.node_names[node]]
+    terms = game.theme.terms
+    word = {"goal": terms.goal, "entry": terms.entry}.get(meta.role or "")
+    spot = coordinate(game, node)
+    return f"{safe(word, 30)} {meta.side} ({spot})" if word and meta.side else spot
 
 
 def _grid_positions(game: GameTables) -> dict[int, tuple[int, int]]:
@@ -87,11 +109,15 @@ def render_grid(state: GameState) -> list[str]:
         for k, ch in enumerate(text):
             canvas[r * 2][start + k] = ch
     _draw_routes(canvas, game, where)
-    labels = [f"r{r}" for r in range(rows)]
-    lines = []
+    header = [" "] * width
+    for c in range(cols):
+        header[c * CELL + CELL // 2 - 1] = _column(c)[0]
+    margin = "    " + "".join(header).rstrip()
+    lines = [margin]
     for y, row in enumerate(canvas):
-        prefix = f"{labels[y // 2]:>3} " if y % 2 == 0 else "    "
+        prefix = f"{rows - y // 2:>3} " if y % 2 == 0 else "    "
         lines.append((prefix + "".join(row)).rstrip())
+    lines.append(margin)
     return lines
 
 
@@ -141,7 +167,7 @@ def unit_line(state: GameState, slot: int) -> str:
     pos = state.pos[slot]
     form = state.form_of(slot)
     place = {HANGAR: theme.terms.hangar, BAY: theme.terms.repair_bay, REMOVED: "removed from the duel"}.get(
-        pos, game.node_names[pos] if pos >= 0 else "?")
+        pos, node_label(game, pos) if pos >= 0 else "?")
     extras = []
     if state.status[slot]:
         rule = state.status_rule(slot)
@@ -161,7 +187,7 @@ def describe_action(state: GameState, action: Action) -> str:
     kind = action.kind
     if kind == MOVE:
         verb = "deploy" if state.pos[action.unit] == HANGAR else "move"
-        return f"{verb} {unit_name(state, action.unit)} to {node_name(game, action.target)}"
+        return f"{verb} {unit_name(state, action.unit)} to {node_label(game, action.target)}"
     if kind == ATTACK:
         return f"{unit_name(state, action.unit)} attacks {unit_name(state, action.target)}"
     if kind == PASS:
@@ -187,18 +213,8 @@ def describe_action(state: GameState, action: Action) -> str:
         target = f" on {unit_name(state, action.target)}" if action.target >= 0 else ""
         return f"{unit_name(state, action.unit)}: {name}{target}"
     if kind == CHOOSE:
-        return f"place {unit_name(state, action.unit)} on {node_name(game, action.target)}"
+        return f"place {unit_name(state, action.unit)} on {node_label(game, action.target)}"
     return repr(action)
-
-
-def describe_spin(state: GameState, outcome: int) -> str:
-    """What a chance outcome was: whose disk, which segment, and why it was spun."""
-    reason, slot = state.spin  # type: ignore[misc]
-    segment = state._spin_table().segments[outcome]
-    value = f" {segment.damage}" if segment.damage is not None else (
-        f" {'*' * segment.stars}" if segment.stars else "")
-    color = safe(state.game.theme.colors[segment.color], 30)
-    return f"{unit_name(state, slot)} spins ({SPIN_REASONS[reason]}): {safe(segment.move, 40)} ({color}{value})"
 
 
 def describe_outcome(state: GameState) -> str:

@@ -1,8 +1,9 @@
 """Rulings where the specs are silent or disagree: one frozen `Rules` value, each field a named switch.
 
-Every field has a default, the source of that default and the alternative a designer may try; the
-table `RULINGS` says so in words (the engine package docstring and DESIGN.md list the same). A game
-record stores `Rules.as_dict()` so a replay uses the rulings the game was played with.
+Each ruling is declared once, in `RULINGS`: its default, the source of that default, the alternatives a
+designer may try; `Rules` takes its defaults from there, and the engine package docstring and DESIGN.md
+list the same (tests/figure/engine/test_rulings_declared_once.py checks both). A game record stores
+`Rules.as_dict()` so a replay uses the rulings the game was played with.
 """
 
 from __future__ import annotations
@@ -15,56 +16,6 @@ from toolkit.errors import DuelkitError
 
 class RulesError(DuelkitError):
     """A rules switch with an unknown name or a value it does not accept."""
-
-
-@dataclass(frozen=True)
-class Rules:
-    surround_order: str = "enemies_first"
-    goal_capture_by: str = "owner_action"
-    lockout: str = "no_move_at_turn_start"
-    wait_counts: str = "owner_turns"
-    turn_limit: int = 300
-    turn_limit_result: str = "draw"
-    repetition_limit: int = 3
-    upgrade_offer: str = "after_battle_knockout"
-    reset_form_on_deactivation: bool = True
-    min_mp: int = 0
-    both_confused: str = "independent"
-    paralysis_tie: str = "first_in_wheel_order"
-    sleeper_passable: str = "theme_table"
-    attacked_sleeper_spins: bool = False
-    surround_after: str = "any_position_change"
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Rules from a record or the command line; unknown names and bad values are RulesError."""
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for name, value in data.items():
-            if name in RETIRED:
-                raise RulesError(f"rules switch '{name}' no longer exists: {RETIRED[name]}")
-            if name not in known:
-                raise RulesError(f"unknown rules switch '{name}'; known: {', '.join(sorted(known))}")
-            values[name] = value
-        rules = cls(**values)
-        rules.check()
-        return rules
-
-    def check(self) -> None:
-        for name, ruling in RULINGS.items():
-            value = getattr(self, name)
-            if isinstance(ruling.default, bool):
-                if not isinstance(value, bool):
-                    raise RulesError(f"rules switch '{name}' is true or false, not {value!r}")
-            elif isinstance(ruling.default, int):
-                if isinstance(value, bool) or not isinstance(value, int) or not ruling.lowest <= value <= 100_000:
-                    raise RulesError(f"rules switch '{name}' is a whole number from {ruling.lowest} to 100000, "
-                                     f"not {value!r}")
-            elif value not in ruling.choices:
-                raise RulesError(f"rules switch '{name}' is one of {', '.join(ruling.choices)}, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -138,6 +89,59 @@ RULINGS: dict[str, Ruling] = {
         "swap, push or Purple move", "move_only: only the turn's move triggers a surround",
         ("any_position_change", "move_only")),
 }
+
+@dataclass(frozen=True)
+class Rules:
+    """The rulings a game is played with; each default is the one `RULINGS` declares (with its source and
+    alternatives), so a ruling is written once."""
+
+    surround_order: str = RULINGS["surround_order"].default
+    goal_capture_by: str = RULINGS["goal_capture_by"].default
+    lockout: str = RULINGS["lockout"].default
+    wait_counts: str = RULINGS["wait_counts"].default
+    turn_limit: int = RULINGS["turn_limit"].default
+    turn_limit_result: str = RULINGS["turn_limit_result"].default
+    repetition_limit: int = RULINGS["repetition_limit"].default
+    upgrade_offer: str = RULINGS["upgrade_offer"].default
+    reset_form_on_deactivation: bool = RULINGS["reset_form_on_deactivation"].default
+    min_mp: int = RULINGS["min_mp"].default
+    both_confused: str = RULINGS["both_confused"].default
+    paralysis_tie: str = RULINGS["paralysis_tie"].default
+    sleeper_passable: str = RULINGS["sleeper_passable"].default
+    attacked_sleeper_spins: bool = RULINGS["attacked_sleeper_spins"].default
+    surround_after: str = RULINGS["surround_after"].default
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a record or the command line; unknown names and bad values are RulesError."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            if name in RETIRED:
+                raise RulesError(f"rules switch '{name}' no longer exists: {RETIRED[name]}")
+            if name not in known:
+                raise RulesError(f"unknown rules switch '{name}'; known: {', '.join(sorted(known))}")
+            values[name] = value
+        rules = cls(**values)
+        rules.check()
+        return rules
+
+    def check(self) -> None:
+        for name, ruling in RULINGS.items():
+            value = getattr(self, name)
+            if isinstance(ruling.default, bool):
+                if not isinstance(value, bool):
+                    raise RulesError(f"rules switch '{name}' is true or false, not {value!r}")
+            elif isinstance(ruling.default, int):
+                if isinstance(value, bool) or not isinstance(value, int) or not ruling.lowest <= value <= 100_000:
+                    raise RulesError(f"rules switch '{name}' is a whole number from {ruling.lowest} to 100000, "
+                                     f"not {value!r}")
+            elif value not in ruling.choices:
+                raise RulesError(f"rules switch '{name}' is one of {', '.join(ruling.choices)}, not {value!r}")
+
 
 # Switches of earlier versions, with why they went (a record or `--rules` naming one is told so).
 RETIRED = {

@@ -1,6 +1,9 @@
-"""The board as a networkx graph, and every structural check of DESIGN section 2.
+"""The board as a graph, and every structural check of DESIGN section 2.
 
-Coordinates are millimetres on the drawn board, y growing downwards; player A sits at the bottom.
+Coordinates are millimetres on the drawn board, y growing downwards; player A sits at the bottom. The checks
+run on a plain adjacency map (connectivity and reachability are a breadth-first walk; a drawing without
+crossings is itself a planar embedding), so `validate` does not import networkx; networkx is asked only when
+the drawing has crossings (is the graph planar at all?) and by `Board.graph()` for analysis and printing.
 """
 
 from __future__ import annotations
@@ -9,13 +12,15 @@ import math
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from toolkit.fields import Slug
 from toolkit.players import PLAYERS, Player
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 T = TypeVar("T")
 _TOLERANCE = 0.01
@@ -43,12 +48,23 @@ class Board(BaseModel):
     routes: tuple[tuple[StrictStr, StrictStr], ...]
 
     def graph(self) -> nx.Graph[str]:
+        import networkx as nx
+
         graph: nx.Graph[str] = nx.Graph()
         for name in sorted(self.nodes):
             node = self.nodes[name]
             graph.add_node(name, x=node.x, y=node.y, role=node.role, side=node.side)
         graph.add_edges_from(route for route in self.routes if all(end in self.nodes for end in route))
         return graph
+
+    def adjacency(self) -> dict[str, set[str]]:
+        """Each node's neighbours along the routes whose ends both exist (as `graph()`, without networkx)."""
+        neighbours: dict[str, set[str]] = {name: set() for name in sorted(self.nodes)}
+        for a, b in self.routes:
+            if a in neighbours and b in neighbours:
+                neighbours[a].add(b)
+                neighbours[b].add(a)
+        return neighbours
 
     def nodes_with(self, role: str, side: Player) -> list[str]:
         return sorted(name for name, node in self.nodes.items() if node.role == role and node.side == side)
@@ -73,9 +89,9 @@ def check_board(board: Board) -> list[BoardFailure]:
     failures = _check_routes(board)
     if failures:
         return failures  # the remaining checks need a well-formed graph
-    graph = board.graph()
+    graph = board.adjacency()
     failures += _check_connected(graph)
-    failures += _check_planar(board, graph)
+    failures += _check_planar(board)
     failures += _check_sides(board)
     if not failures:
         failures += _check_rotation(board, graph)
@@ -101,8 +117,25 @@ def _check_routes(board: Board) -> list[BoardFailure]:
     return failures
 
 
-def _check_connected(graph: nx.Graph[str]) -> list[BoardFailure]:
-    components = sorted((sorted(c) for c in nx.connected_components(graph)), key=lambda c: (-len(c), c))
+def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, frontier = {start}, [start]
+    while frontier:
+        node = frontier.pop()
+        for other in graph[node] - seen:
+            seen.add(other)
+            frontier.append(other)
+    return seen
+
+
+def _check_connected(graph: dict[str, set[str]]) -> list[BoardFailure]:
+    components: list[list[str]] = []
+    placed: set[str] = set()
+    for node in graph:
+        if node not in placed:
+            component = _reached(graph, node)
+            placed |= component
+            components.append(sorted(component))
+    components.sort(key=lambda c: (-len(c), c))
     return [
         BoardFailure(component[0], f"nodes {', '.join(component)} are not connected to the rest of the board")
         for component in components[1:]
@@ -125,12 +158,12 @@ def _point_on_segment(p: Point, a: Point, b: Point) -> bool:
     return length > 0 and abs(math.dist(a, p) + math.dist(p, b) - length) < _TOLERANCE
 
 
-def _check_planar(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
+def _check_planar(board: Board) -> list[BoardFailure]:
     """Planarity of the graph, then of the drawing: routes that cross, and routes drawn through a node.
-    A spatial grid keeps the drawing checks near-linear: only routes and nodes that share a cell meet."""
+    A spatial grid keeps the drawing checks near-linear: only routes and nodes that share a cell meet.
+    A drawing with no crossings proves the graph planar; only a drawing with crossings asks networkx whether
+    some other drawing would avoid them."""
     failures = []
-    if not nx.check_planarity(graph)[0]:
-        failures.append(BoardFailure(None, "the routes cannot be drawn without crossings (graph is not planar)"))
     points = {name: (node.x, node.y) for name, node in board.nodes.items()}
     routes = sorted(tuple(sorted(route)) for route in board.routes)
     lengths = [math.dist(points[a], points[b]) for a, b in routes]
@@ -145,6 +178,11 @@ def _check_planar(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
             if not {a, b} & {c, d} and _segments_cross(points[a], points[b], points[c], points[d]):
                 crossings.append(BoardFailure(a, f"route {a}-{b} crosses route {c}-{d}",
                                               "move a node so the drawn lines do not cross"))
+    if crossings:
+        import networkx as nx
+
+        if not nx.check_planarity(board.graph())[0]:
+            failures.append(BoardFailure(None, "the routes cannot be drawn without crossings (graph is not planar)"))
     failures += _at_most(crossings, "crossing routes")
     nodes: _Grid[str] = _Grid(grid.cell)
     for name in sorted(points):
@@ -212,7 +250,7 @@ def rotation_map(board: Board) -> dict[str, str | None]:
     return result
 
 
-def _check_rotation(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
+def _check_rotation(board: Board, graph: dict[str, set[str]]) -> list[BoardFailure]:
     failures = []
     mapping = rotation_map(board)
     for name, partner in mapping.items():
@@ -227,20 +265,21 @@ def _check_rotation(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
                                          f"{partner} ({other.role} {other.side or ''})".replace(" )", ")")))
     if failures:
         return failures
-    for a, b in sorted(tuple(sorted(edge)) for edge in graph.edges):
+    edges = sorted({(a, b) if a < b else (b, a) for a, others in graph.items() for b in others})
+    for a, b in edges:
         ra, rb = mapping[a], mapping[b]
-        if ra is None or rb is None or not graph.has_edge(ra, rb):  # (every node has a partner by now)
+        if ra is None or rb is None or rb not in graph[ra]:  # (every node has a partner by now)
             failures.append(BoardFailure(a, f"route {a}-{b} has no rotated twin {ra}-{rb}",
                                          "the rotation that swaps the sides must map routes onto routes"))
     return failures
 
 
-def _check_reachability(board: Board, graph: nx.Graph[str]) -> list[BoardFailure]:
+def _check_reachability(board: Board, graph: dict[str, set[str]]) -> list[BoardFailure]:
     failures = []
     for side in PLAYERS:
         target = board.goal(side.other())
         for entry in board.entries(side):
-            if not nx.has_path(graph, entry, target):
+            if target not in _reached(graph, entry):
                 failures.append(BoardFailure(entry, f"entry {entry} of side {side} cannot reach goal {target}"))
     return failures
 

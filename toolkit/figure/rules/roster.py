@@ -5,54 +5,82 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import networkx as nx
-
 from toolkit.figure import constants
 from toolkit.figure.model import Squad, Unit
 
+# Each unit names at most one upgraded form, so the upgrade chains form a functional graph: following
+# `upgrades_to` from a unit is the whole walk, cycles included, and no graph library is needed (this keeps
+# networkx off the `validate` path).
 
-def upgrade_graph(units: Mapping[str, Unit]) -> nx.DiGraph[str]:
-    """Edges base -> upgraded form, for targets that exist."""
-    graph: nx.DiGraph[str] = nx.DiGraph()
-    graph.add_nodes_from(sorted(units))
-    graph.add_edges_from(
-        (uid, unit.upgrades_to) for uid, unit in sorted(units.items())
-        if unit.upgrades_to is not None and unit.upgrades_to in units
-    )
-    return graph
+
+def _next_form(units: Mapping[str, Unit], uid: str) -> str | None:
+    target = units[uid].upgrades_to
+    return target if target is not None and target in units else None
 
 
 def upgrade_cycles(units: Mapping[str, Unit]) -> list[list[str]]:
     """Each cycle once, rotated to start at its smallest id."""
-    cycles = []
-    for cycle in nx.simple_cycles(upgrade_graph(units)):
-        start = cycle.index(min(cycle))
-        cycles.append(cycle[start:] + cycle[:start])
+    cycles: list[list[str]] = []
+    finished: set[str] = set()
+    for start in sorted(units):
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        node: str | None = start
+        while node is not None and node not in finished and node not in on_path:
+            on_path[node] = len(path)
+            path.append(node)
+            node = _next_form(units, node)
+        if node is not None and node in on_path:
+            cycle = path[on_path[node]:]
+            first = cycle.index(min(cycle))
+            cycles.append(cycle[first:] + cycle[:first])
+        finished.update(path)
     return sorted(cycles)
 
 
 def looping_units(units: Mapping[str, Unit]) -> set[str]:
     """Units with no upgrade stage: on an upgrade cycle, or upgraded into from one (validation reports
     the cycle as X003; odds and balance leave these units out and keep working for the rest)."""
-    graph = upgrade_graph(units)
     looping: set[str] = set()
-    for component in nx.strongly_connected_components(graph):
-        node = next(iter(component))
-        if len(component) > 1 or graph.has_edge(node, node):
-            looping |= component
-    for node in list(looping):
-        looping |= nx.descendants(graph, node)
+    for cycle in upgrade_cycles(units):
+        looping.update(cycle)
+    changed = True
+    while changed:  # what a looping unit upgrades into loops too (a chain leaving a cycle is short)
+        changed = False
+        for uid in sorted(looping):
+            target = _next_form(units, uid)
+            if target is not None and target not in looping:
+                looping.add(target)
+                changed = True
     return looping
 
 
 def upgrade_stages(units: Mapping[str, Unit]) -> dict[str, int]:
     """Each unit's stage: 0 for a base form, 1 for its first upgrade, ... (the longest chain leading to it).
     Units on or after an upgrade cycle have no stage and are left out (see `looping_units`)."""
-    graph = upgrade_graph(units)
-    graph.remove_nodes_from(looping_units(units))
+    looping = looping_units(units)
+    parents: dict[str, list[str]] = {uid: [] for uid in units if uid not in looping}
+    for uid in sorted(parents):
+        target = _next_form(units, uid)
+        if target is not None and target in parents:
+            parents[target].append(uid)
     stages: dict[str, int] = {}
-    for node in nx.topological_sort(graph):
-        stages[node] = max((stages[parent] + 1 for parent in graph.predecessors(node)), default=0)
+
+    def stage(uid: str) -> int:
+        # iterative: a chain may be as long as the database, past Python's recursion limit
+        pending = [uid]
+        while pending:
+            node = pending[-1]
+            waiting = [parent for parent in parents[node] if parent not in stages]
+            if waiting:
+                pending.extend(waiting)
+                continue
+            pending.pop()
+            stages[node] = max((stages[parent] + 1 for parent in parents[node]), default=0)
+        return stages[uid]
+
+    for uid in sorted(parents):
+        stage(uid)
     return dict(sorted(stages.items()))
 
 
