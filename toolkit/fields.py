@@ -19,7 +19,8 @@ def _one_line(text: str) -> str:
     return text
 
 
-ShortText = Annotated[StrictStr, Field(min_length=1, max_length=120), AfterValidator(_one_line)]
+MAX_SHORT_TEXT = 120
+ShortText = Annotated[StrictStr, Field(min_length=1, max_length=MAX_SHORT_TEXT), AfterValidator(_one_line)]
 
 
 RelativePath = Annotated[StrictStr, Field(min_length=1, max_length=400)]  # a file inside the project
@@ -28,8 +29,8 @@ MAX_FONTS = 16  # fallback fonts a project may list
 
 
 class BackSettings(BaseModel):
-    """`back:` in duelkit.yaml: the project's card back. A picture covers the card to its bleed; otherwise
-    the standard design is drawn in `color`. `text` replaces the game's name in the medallion."""
+    """`back:` in duelkit.yaml: the project's card back. A picture is fitted whole on the back colour (never
+    cropped); otherwise the standard design is drawn in `color`. `text` replaces the game's name in the medallion."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

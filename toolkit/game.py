@@ -254,6 +254,12 @@ class Game(ABC):
         del data, request, progress
         raise NotApplicable(self.why_not("simulate"))
 
+    def simulate_folders(self, data: GameData, request: SimulateRequest) -> list[str]:
+        """The output folders `simulate` with `--out` will write (the keys of `SimulateResult.files`), known
+        before the games so a folder that cannot be replaced is refused before they are played."""
+        del data, request
+        return []
+
     def project_folders(self) -> list[tuple[str, str]]:
         """For `duelkit new`: (folder of the bundled data, folder of the new project) pairs to copy."""
         return []

@@ -10,7 +10,7 @@ import pytest
 
 from toolkit.export.pieces import ExportSet
 from toolkit.export.pod import pod_files
-from toolkit.render.pdf import MAX_INK, OUTPUT_CONDITION, cmyk_of
+from toolkit.render.pdfx import MAX_INK, OUTPUT_CONDITION, cmyk_of
 
 PT = 72 / 25.4
 RGB_OPERATORS = {"rg", "RG", "g", "G", "sc", "SC", "scn", "SCN", "cs", "CS"}

@@ -110,7 +110,7 @@ def test_squad_limits_change_the_squad_check_and_the_manual(monkeypatch) -> None
     from toolkit.figure.rules.roster import squad_findings
 
     manual, _, ctx = _sheets(monkeypatch, SQUAD_MAX_MODULES=2, SQUAD_UNITS=5)
-    assert "a squad is 5 units and up to 2 different" in manual
+    assert "a squad is 5 Units and up to 2 different" in manual  # the theme's word for units
     squad = next(entry.value for entry in ctx.db.squads.values() if len(entry.value.modules) > 2)
     codes = {f.code for f in squad_findings(squad, set(squad.units), set(squad.modules))}
     assert codes == {"X006", "X009"}

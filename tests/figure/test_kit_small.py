@@ -80,7 +80,12 @@ def test_module_cards_one_deck_per_side_with_backs_after_fronts(ctx: KitContext)
         count = sum(isinstance(item, Group) for item in front.items)
         assert sum(isinstance(item, Group) for item in back.items) == count
     slugs = [slug for slug, _ in component.pieces]
-    assert slugs == [f"module-{mid}" for mid in modules] + ["back-module"]
+    sides = ctx.squads_by_side()
+    expected = []
+    for mid in modules:
+        owners = [side.value.lower() for side, squad in sides.items() if squad and mid in squad.modules]
+        expected += [f"module-{owner}-{mid}" for owner in owners] or [f"module-{mid}"]
+    assert slugs == [*expected, "back-module"]
     for _, piece in component.pieces:
         assert (piece.width, piece.height) == pytest.approx((63.5 + 2 * BLEED, 88.9 + 2 * BLEED))
 
@@ -91,7 +96,8 @@ def test_module_cards_use_the_theme_words_and_data(ctx: KitContext) -> None:
     pieces = dict(component.pieces)
     for module_id, entry in ctx.db.modules.items():
         module = entry.value
-        words = texts(pieces[f"module-{module_id}"].items)
+        words = texts(next(piece for slug, piece in component.pieces
+                           if slug in (f"module-{module_id}", f"module-a-{module_id}", f"module-b-{module_id}")).items)
         assert module.name in words
         assert terms.module.upper() in words
         assert "Used" in words
@@ -134,7 +140,9 @@ def test_overlong_module_text_is_cut_with_a_warning(ctx: KitContext) -> None:
         db.modules[module_id] = original
     assert [w.code for w in component.warnings] == ["R001"]
     assert module_id in component.warnings[0].message
-    assert any(text.endswith("…") for text in texts(dict(component.pieces)[f"module-{module_id}"].items))
+    cards = [piece for slug, piece in component.pieces
+             if slug in (f"module-{module_id}", f"module-a-{module_id}", f"module-b-{module_id}")]
+    assert any(text.endswith("…") for card in cards for text in texts(card.items))
 
 
 # d10 table ----------------------------------------------------------------------------------------------
@@ -194,7 +202,7 @@ def test_one_spinner_per_unit_with_proportional_wedges(ctx: KitContext) -> None:
             start += wedge.extent
         assert 2 * wedges[0].r == pytest.approx(80, abs=5)
         words = texts(piece.items)
-        assert unit.name in words
+        assert "".join(words[-len(unit.name):]) == unit.name  # letter by letter along the bottom arc
         assert "pierce here" in words
         for segment in unit.disk:
             assert SEGMENT[segment.color].letter in words
@@ -292,3 +300,16 @@ def test_components_render_to_pdf(build, paper: str) -> None:
         assert pdf.startswith(b"%PDF")
         assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") >= 1
         assert all(isinstance(page, Page) for _, page in component.pieces)
+
+
+def test_each_spinner_name_lies_inside_its_cut_circle() -> None:
+    from toolkit.figure.kit.spinners import CUT_GAP, DIAMETER, arc_name
+
+    radius = DIAMETER / 2
+    letters, overflow = arc_name("Conductor-Class Unit M-490", 0.0, 0.0, radius)
+    assert not overflow
+    for letter in letters:
+        assert isinstance(letter, Group)
+        distance = math.hypot(letter.dx, letter.dy)
+        assert radius < distance < radius + CUT_GAP  # between the disc and the dashed cut line
+        assert letter.dy > 0  # along the bottom, upright

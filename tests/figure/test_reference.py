@@ -112,7 +112,7 @@ def test_status_table_follows_the_theme_variant(reference: Path) -> None:
     dp = {row[0]: row[1] for row in html_tables(reference / "duel-protocol" / "manual.html")[1][1:]}
     ch = {row[0]: row[1] for row in html_tables(reference / "chimera" / "manual.html")[1][1:]}
     assert "20 less damage" in dp["Corrosive Leak"]
-    assert "Opposing units may move past it" in dp["Standby Mode"]
+    assert "Opposing Units may move past it" in dp["Standby Mode"]  # the theme's word for unit
     assert "end of its owner's turn" in ch["Poison"]
     assert "3 of its owner's turns" in ch["Frozen"]
 

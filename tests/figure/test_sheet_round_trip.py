@@ -159,8 +159,8 @@ def test_a_sheet_edit_reaches_only_the_yaml_it_names(capsys, tmp_path: Path) -> 
     before = files_of(project)
     code, stdout, _ = import_sheet(capsys, sheet, project, "--dry-run")
     assert code == 0
-    assert "  update: k-1" in stdout
-    assert "  update: squad team" in stdout
+    assert "  update: k-1\n      disk.1.damage: 60 -> 70\n" in stdout  # each changed field, with --dry-run
+    assert '  update: squad team\n      units: ["k-1", "ward"] -> ["k-1", "k-2"]\n' in stdout
     assert files_of(project) == before
     assert import_sheet(capsys, sheet, project)[0] == 0
     after = files_of(project)
@@ -358,3 +358,17 @@ def test_a_new_unit_never_overwrites_a_file_holding_another(capsys, tmp_path: Pa
     assert import_sheet(capsys, sheet, project)[0] == 0
     assert (project / "unit_data/keeper.yaml").read_text(encoding="utf-8") == "id: k-9\nname: Nine\n"
     assert "color: white" in (project / "unit_data/keeper-2.yaml").read_text(encoding="utf-8")
+
+
+def test_a_sheet_of_another_game_is_refused_and_a_new_folder_gets_the_sheets_game(capsys, tmp_path: Path) -> None:
+    project = make_project(tmp_path / "game", EVERY_FIELD)
+    sheet = export(capsys, project, "xlsx", tmp_path / "sheet")
+    other = tmp_path / "other"
+    assert main(["new", str(other), "--theme", "duel-protocol"]) == 0
+    before = files_of(other)
+    code, _, err = import_sheet(capsys, sheet, other)
+    assert code == 1
+    assert "the sheet holds a project of 'chimera'" in err
+    assert files_of(other) == before
+    assert import_sheet(capsys, sheet, tmp_path / "fresh")[0] == 0  # no --theme: the sheet's game
+    assert read_settings(tmp_path / "fresh")["theme"] == "chimera"

@@ -90,7 +90,7 @@ def test_build_svg_embeds_the_fallback_font_cut_down_to_the_characters_each_page
         for element in texts(svg):
             if drawn & set("".join(element.itertext())):
                 assert "'Test Fallback'" in element.get("font-family", "")
-    assert {"schematic-alpha.svg", "module-x-attack.svg"} <= with_fallback
+    assert {"schematic-alpha.svg", "module-a-x-attack.svg"} <= with_fallback  # side A's card of X Attack
     assert len(with_fallback) < len(svgs)  # most pieces draw no fallback character
 
 

@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("new", "create a one-theme starter project"),
     "import": ("import_table", "a spreadsheet (CSV or XLSX) into the project's YAML"),
     "export": ("export", "PNG per card, print-on-demand PDFs, Tabletop Simulator, the units as a sheet (csv, xlsx)"),
+    "preflight": ("preflight", "check a PDF as a print shop's preflight does (PDF/X-1a, boxes, colour, ink, "
+                  "type size, safe zone)"),
     "play": ("play", "play one game in the terminal (or random against random)"),
     "replay": ("replay", "re-check a game record and print the board"),
     "simulate": ("simulate", "self-play: win rates with Wilson intervals, first-player edge, what decided the games"),

@@ -93,6 +93,29 @@ def check_target(path: Path) -> None:
                          "another file name")
 
 
+def check_writable(path: Path) -> None:
+    """Refuse, before any work, a file that could not be written at the end: a missing folder, a file where
+    a folder belongs, a read-only folder (a file is made there and removed again, as the write would)."""
+    import os
+    import tempfile
+
+    from toolkit.paths import file_in_the_way
+
+    folder = path.parent if str(path.parent) else Path(".")
+    blocker = file_in_the_way(folder)
+    if blocker is not None:
+        raise UsageError(f"cannot write {path}: '{blocker}' is a file, not a folder")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder '{folder}' does not exist")
+    check_target(path)
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def write_atomically(path: Path, text: str) -> None:
     """A file named on the command line (a record, a board), written through `output.replace_file`:
     staged and fsync'd beside the target, then renamed, so never a half-written file."""

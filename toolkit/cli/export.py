@@ -79,18 +79,23 @@ def add_parser(commands: Any) -> None:
                           "duelkit export tts --base-url https://example.org/mygame/"])
     formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
     png = _format(formats, "png", "one PNG per card face and back, board, mat and token",
-                  ["duelkit export png", "duelkit export png mygame --dpi 600 --bleed 0.125in"])
+                  ["duelkit export png", "duelkit export png mygame --dpi 600 --bleed 0.125in",
+                   "duelkit export png --service thegamecrafter"])
     png.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI, help="resolution (default 300)")
     png.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
                      help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
+    _service_option(png, "cards at the service's pixel size, bleed and safe zone (sets --dpi and --bleed)")
     pod = _format(formats, "pod", "one print-on-demand PDF per deck, one card side per page",
-                  ["duelkit export pod", "duelkit export pod mygame --order back-front --cmyk"])
+                  ["duelkit export pod", "duelkit export pod mygame --order back-front --cmyk",
+                   "duelkit export pod --service drivethrucards"])
     pod.add_argument("--bleed", type=bleed_mm, default=DEFAULT_BLEED, metavar="LENGTH",
                      help="bleed around each card: mm (3, 3mm) or inches (0.125in); default 3 mm")
     pod.add_argument("--order", choices=("front-back", "back-front"), default="front-back",
                      help="the two sides of each card in this order (default front-back)")
     pod.add_argument("--cmyk", action="store_true",
-                     help="CMYK colours (total ink at most 240%%) with a SWOP output intent")
+                     help="CMYK colours (total ink at most 240%%), PDF/X-1a:2003 with a SWOP output intent")
+    _service_option(pod, "cards at the service's size, bleed, safe zone and side order, as PDF/X-1a:2003 "
+                         "(sets --bleed, --order and --cmyk)")
     tts = _format(formats, "tts", "Tabletop Simulator deck sheets, images and a saved object",
                   ["duelkit export tts", "duelkit export tts mygame --base-url https://example.org/mygame/"])
     tts.add_argument("--dpi", type=dpi_value, default=DEFAULT_DPI,
@@ -105,6 +110,13 @@ def add_parser(commands: Any) -> None:
         sheet.add_argument("--columns", default="", metavar="MAP",
                            help="other names for the units table's columns, e.g. name=Figure,mp=MP (give `duelkit "
                                 "import` the same; default: each field's path, such as board_effect.kind)")
+
+
+def _service_option(command: argparse.ArgumentParser, what: str) -> None:
+    from toolkit.export.services import SERVICES
+
+    command.add_argument("--service", choices=sorted(SERVICES), metavar="SERVICE",
+                         help=f"a print-on-demand preset ({', '.join(sorted(SERVICES))}): {what}")
 
 
 def _format(formats: Any, name: str, help_text: str, examples: list[str]) -> argparse.ArgumentParser:
@@ -169,16 +181,27 @@ def _run_sheet(args: argparse.Namespace) -> int:
 def _files(args: argparse.Namespace, export: Any, title: str, game_id: str,
            target: Path) -> tuple[dict[str, bytes], str, list[str]]:
     """The files of one game's export, a summary of them, and notes for standard error."""
+    service = None
+    if getattr(args, "service", None):
+        from toolkit.export.services import service_named
+
+        service = service_named(args.service)
     if args.format == "png":
         from toolkit.export.png import png_files
+        from toolkit.export.pod import fit_notes
 
-        files = png_files(export, args.dpi, args.bleed)
+        files = png_files(export, args.dpi, args.bleed, service)
+        if service is not None:
+            return files, f"{len(files)} PNG images for {service.name} ({service.dpi} DPI)", fit_notes(export, service)
         return files, f"{len(files)} PNG images ({args.dpi} DPI, {args.bleed:g} mm bleed)", []
     if args.format == "pod":
-        from toolkit.export.pod import pod_files
+        from toolkit.export.pod import fit_notes, pod_files
 
-        files = pod_files(export, title, args.bleed, args.order, args.cmyk)
-        colour = "CMYK" if args.cmyk else "RGB"
+        files = pod_files(export, title, args.bleed, args.order, args.cmyk, service)
+        if service is not None:
+            return files, (f"{len(files)} deck PDFs for {service.name} ({service.order}, PDF/X-1a:2003, CMYK)"
+                           ), fit_notes(export, service)
+        colour = "CMYK, PDF/X-1a:2003" if args.cmyk else "RGB"
         return files, f"{len(files)} deck PDFs ({args.order}, {args.bleed:g} mm bleed, {colour})", []
     from toolkit.export.tts import tts_files
 

@@ -13,7 +13,7 @@ from toolkit.cli.common import (
     EXIT_OK,
     EXIT_PROBLEMS,
     add_command,
-    check_target,
+    check_writable,
     err,
     out,
     squadless_project,
@@ -147,7 +147,7 @@ def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.record:
-        check_target(args.record)  # before the game, so a game played by hand is not lost at the end
+        check_writable(args.record)  # before the game, so a game played by hand is not lost at the end
     game, data, squads = _game_and_squads(args)
     default = game.default_players.get("play", PLAYER_CHOICES)
     players = tuple(name.strip() for name in (args.players or default).split(","))

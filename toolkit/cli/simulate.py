@@ -6,6 +6,7 @@ import argparse
 import json
 import secrets
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -145,19 +146,23 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if args.seed is None:
         err(f"seed {seed} (pass --seed {seed} to play the same games again)")
-    results: list[tuple[Game, SimulateResult]] = []
-    with _Bar() as bar:
-        for game, data, squads in todo:
-            request = SimulateRequest(squads, games, (players[0], players[1]), seed, args.jobs, tuple(args.rules),
-                                      args.until_ci, args.cluster, args.out is not None,
-                                      data=None if args.data_dir is None else str(args.data_dir),
-                                      builds=args.builds, techniques=args.techniques)
-            results.append((game, game.simulate(data, request, bar.update)))
-    if args.out is not None:
-        names = [name for _, result in results for name in result.files]
-        with output_folder(args, "", names) as folder:
-            for _, result in results:
-                for name, files in result.files.items():
+    requests = [(game, data, SimulateRequest(squads, games, (players[0], players[1]), seed, args.jobs,
+                                             tuple(args.rules), args.until_ci, args.cluster, args.out is not None,
+                                             data=None if args.data_dir is None else str(args.data_dir),
+                                             builds=args.builds, techniques=args.techniques))
+                for game, data, squads in todo]
+    with ExitStack() as stack:
+        folder = None
+        if args.out is not None:  # checked and locked before the games, so no result is lost to a bad --out
+            names = [name for game, data, request in requests for name in game.simulate_folders(data, request)]
+            folder = stack.enter_context(output_folder(args, "", names))
+        results: list[tuple[Game, SimulateResult]] = []
+        with _Bar() as bar:
+            for game, data, request in requests:
+                results.append((game, game.simulate(data, request, bar.update)))
+        for _, result in results:
+            for name, files in result.files.items():
+                if folder is not None:
                     target = folder.replace(name, files)
                     err(f"wrote {target}/ ({', '.join(sorted(files)[:3])}{' ...' if len(files) > 3 else ''})")
     if args.json:

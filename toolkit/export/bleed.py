@@ -4,7 +4,9 @@ a US service's 1/8 in (3.175 mm) works with art drawn to 3 mm."""
 
 from __future__ import annotations
 
-from toolkit.render.scene import Group, Page, Rect, Shape, reusable
+from dataclasses import replace
+
+from toolkit.render.scene import Group, Page, Rect, Reuse, Shape, Text, reusable
 
 MAX_BLEED = 6.35  # mm (1/4 in): beyond this a mirrored edge would show the card's inside
 
@@ -23,8 +25,10 @@ def with_bleed(piece: Page, drawn: float, bleed: float) -> Page:
         return Page(width, height, [Group((art,), clip=Rect(0, 0, width, height))], label=piece.label)
     art_box = Rect(shift, shift, piece.width, piece.height)
     items = tuple(piece.items)
-    shared: tuple[Shape, ...] = (reusable(items),)  # one PDF form, placed up to nine times
-    copies: list[Shape] = [Group(shared, dx=shift, dy=shift)]
+    # the card once, then its background (no text: a mirrored word in the bleed is nothing a reader
+    # needs, and a preflight would see its letters past the trim) mirrored up to eight times as one form
+    shared: tuple[Shape, ...] = (reusable(without_text(items)),)
+    copies: list[Shape] = [Group((reusable(items),), dx=shift, dy=shift)]
     left, top = art_box.x, art_box.y
     right, bottom = art_box.x + art_box.w, art_box.y + art_box.h
     for mirror_x, mirror_y, band in (
@@ -44,3 +48,18 @@ def with_bleed(piece: Page, drawn: float, bleed: float) -> Page:
                          dy=2 * axis_y - shift if mirror_y else shift, mirror_x=mirror_x, mirror_y=mirror_y)
         copies.append(Group((mirrored,), clip=band))
     return Page(width, height, copies, label=piece.label)
+
+
+def without_text(items: tuple[Shape, ...]) -> tuple[Shape, ...]:
+    """The same art with every text item left out, inside groups and reused forms too."""
+    kept: list[Shape] = []
+    for item in items:
+        if isinstance(item, Text):
+            continue
+        if isinstance(item, Group):
+            kept.append(replace(item, items=without_text(item.items)))
+        elif isinstance(item, Reuse):
+            kept.append(reusable(without_text(item.items)))
+        else:
+            kept.append(item)
+    return tuple(kept)

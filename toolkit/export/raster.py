@@ -16,10 +16,12 @@ MM_PER_INCH = 25.4
 SRGB_PERCEPTUAL = b"\x00"  # the sRGB chunk's rendering intent
 
 
-def rasterise(pages: Sequence[Page], dpi: float, *, transparent: bool = False) -> Iterator[Image.Image]:
+def rasterise(pages: Sequence[Page], dpi: float, *, transparent: bool = False,
+              exact: tuple[int, int] | None = None) -> Iterator[Image.Image]:
     """One image per page at `dpi`: RGB on white, or RGBA with a transparent background (round tokens).
     All pages go through one PDF, so fonts and shared art are converted once; images come one at a time,
-    so 400 cards at 300 DPI never sit in memory together."""
+    so 400 cards at 300 DPI never sit in memory together. `exact`: the pixel size every image must have
+    (a print service's template); pdfium's rounding is corrected by resampling at most a pixel."""
     import pypdfium2 as pdfium  # type: ignore[import-untyped]
 
     if not pages:
@@ -31,6 +33,8 @@ def rasterise(pages: Sequence[Page], dpi: float, *, transparent: bool = False) -
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72, fill_color=fill, may_draw_forms=False)
             image = bitmap.to_pil().convert("RGBA" if transparent else "RGB")
+            if exact is not None and image.size != exact:
+                image = image.resize(exact, Image.Resampling.LANCZOS)
             bitmap.close()
             page.close()
             yield image

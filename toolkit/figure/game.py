@@ -308,6 +308,11 @@ class FigureGame(Game):
 
         return simulate(_database(data), request, progress)
 
+    def simulate_folders(self, data: GameData, request: SimulateRequest) -> list[str]:
+        from toolkit.figure.simulate import output_folder_name
+
+        return [output_folder_name(_database(data), request.squads)]
+
     def odds(self, data: GameData, request: OddsRequest) -> str:
         from toolkit.figure.battle import (
             against_all,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolkit.kit.art import covering
+from toolkit.kit.art import fitted
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
 from toolkit.pictures import Art, BackLook
@@ -34,8 +34,9 @@ def card_back(width: float, height: float, game: str, kind: str, accent: str = A
               ink_saver: bool = False, look: BackLook | None = None) -> list[Shape]:
     """A symmetric back (it reads the same after any flip): solid colour, rings, game and card kind.
     With `ink_saver` the same design in outline on white paper: no large fills. A project's `look`
-    (`back:` in duelkit.yaml) gives the colour and the medallion's words, or a picture covering the card to
-    its bleed (with its words, if any, in the medallion); ink saver keeps to the outline design."""
+    (`back:` in duelkit.yaml) gives the colour and the medallion's words, or a picture fitted whole (never
+    cropped) on that colour, which runs to the bleed (its words, if any, in the medallion); ink saver keeps
+    to the outline design."""
     if look is not None:
         accent = look.color or accent
         game = look.text or game
@@ -64,7 +65,7 @@ def card_back(width: float, height: float, game: str, kind: str, accent: str = A
 
 def _picture_back(width: float, height: float, picture: Art, words: str | None, kind: str,
                   accent: str) -> list[Shape]:
-    items = covering(picture, -BLEED, -BLEED, width + 2 * BLEED, height + 2 * BLEED)
+    items = fitted(picture, 0, 0, width, height, accent, bleed=BLEED)
     if words:
         radius = min(width, height) * 0.32
         items.append(Circle(width / 2, height / 2, radius, filled(accent, "#ffffff", 0.6)))
@@ -82,11 +83,11 @@ def impose_deck(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shap
     one back per front, or one back for every card."""
     if options.layout == "fold":
         pairs = fold_pairs(fronts, backs, card_w, card_h)
-        pages = impose_cards(pairs, None, card_grid(paper, 2 * card_w, card_h), f"{label} (fold)")
+        pages = impose_cards(pairs, None, card_grid(paper, 2 * card_w, card_h, count=len(pairs)), f"{label} (fold)")
         for page in pages:
             page.folds = "cards"
         return pages
-    return impose_cards(fronts, backs, card_grid(paper, card_w, card_h), label)
+    return impose_cards(fronts, backs, card_grid(paper, card_w, card_h, count=len(fronts)), label)
 
 
 def card_piece(art: Sequence[Shape], width: float, height: float, label: str = "") -> Page:

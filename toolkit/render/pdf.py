@@ -1,13 +1,12 @@
 """Draw a scene Document with reportlab. The only place where y is flipped: `_begin_page`.
 
 For print-on-demand files, `render_pdf` can also set each page's TrimBox and BleedBox and write every
-colour as DeviceCMYK (`cmyk_of`, the one RGB-to-CMYK conversion) with a PDF/X output intent.
+colour as DeviceCMYK (`cmyk_of`, the one RGB-to-CMYK conversion) as PDF/X-1a:2003 (`pdfx.py`).
 """
 
 from __future__ import annotations
 
 import io
-import math
 from functools import lru_cache
 
 from reportlab import rl_config
@@ -17,6 +16,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from toolkit.render.fonts import PDF_NAMES, display_order, font_runs, printable, register_fonts, text_width
+from toolkit.render.pdfx import cmyk_of, cmyk_picture, finish_pdfx
 from toolkit.render.scene import (
     PT_TO_MM,
     Circle,
@@ -51,22 +51,12 @@ class _State:
         self.dash: tuple[float, ...] | None = None
 
 
-# Total ink limit of `--cmyk` (percent of C+M+Y+K): what print-on-demand card printers ask for.
-MAX_INK = 240.0
-# The printing condition the CMYK values are meant for: a registered characterisation (SWOP coated,
-# CGATS TR 001), named without an embedded profile because no CMYK ICC profile can be shipped under
-# duelkit's licence (see DESIGN.md).
-OUTPUT_CONDITION = "CGATS TR 001"
-OUTPUT_CONDITION_INFO = "U.S. Web Coated (SWOP), CGATS TR 001"
-COLOR_REGISTRY = "http://www.color.org"
-
-
 def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = False) -> bytes:
     """PDF bytes; `invariant=1` makes the same scene give byte-identical files.
 
     `bleed` (mm): every page is a piece at trim size plus this bleed on each side: its BleedBox is the
     whole page and its TrimBox lies `bleed` inside. `cmyk`: colours as DeviceCMYK, at most MAX_INK
-    total ink, with an output intent naming the printing condition.
+    total ink, pictures flattened to CMYK at 300 ppi or more, made PDF/X-1a:2003 (`pdfx.finish_pdfx`).
     """
     register_fonts()
     rl_config.useA85 = 0  # binary streams: ASCII85 would make every page and picture 25% larger, for 7-bit mail
@@ -90,7 +80,7 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
         canvas.restoreState()
         canvas.showPage()
     canvas.save()
-    return _with_output_intent(buffer.getvalue()) if cmyk else buffer.getvalue()
+    return finish_pdfx(buffer.getvalue()) if cmyk else buffer.getvalue()
 
 
 def _set_print_boxes(canvas: Canvas, page: Page, bleed: float) -> None:
@@ -103,42 +93,6 @@ def _set_print_boxes(canvas: Canvas, page: Page, bleed: float) -> None:
 
 def _pt(value: float) -> float:
     return round(value, 4)
-
-
-def _with_output_intent(pdf: bytes) -> bytes:
-    """Add a PDF/X output intent naming the printing condition (reportlab has no API for it; pikepdf,
-    qpdf's binding, edits the catalogue). `deterministic_id` keeps equal input byte-identical."""
-    import pikepdf
-
-    with pikepdf.open(io.BytesIO(pdf)) as document:
-        intent = pikepdf.Dictionary(
-            Type=pikepdf.Name.OutputIntent,
-            S=pikepdf.Name.GTS_PDFX,
-            OutputConditionIdentifier=pikepdf.String(OUTPUT_CONDITION),
-            RegistryName=pikepdf.String(COLOR_REGISTRY),
-            Info=pikepdf.String(OUTPUT_CONDITION_INFO),
-        )
-        document.Root.OutputIntents = pikepdf.Array([document.make_indirect(intent)])
-        out = io.BytesIO()
-        document.save(out, deterministic_id=True)
-    return out.getvalue()
-
-
-def cmyk_of(value: str) -> tuple[float, float, float, float]:
-    """'#rrggbb' as (c, m, y, k) fractions: full grey-component replacement (neutrals print on black
-    alone), then cyan, magenta and yellow scaled down so the total ink stays within MAX_INK. A simple
-    device conversion, not a colour-managed one: order a printed proof before a large run."""
-    red, green, blue = (int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))
-    black = 1 - max(red, green, blue)
-    if black >= 1:
-        return 0.0, 0.0, 0.0, 1.0
-    cyan, magenta, yellow = ((1 - channel - black) / (1 - black) for channel in (red, green, blue))
-    room = MAX_INK / 100 - black
-    if cyan + magenta + yellow > room:
-        factor = room / (cyan + magenta + yellow)
-        cyan, magenta, yellow = cyan * factor, magenta * factor, yellow * factor
-    # rounded down, so rounding never pushes the total over the limit
-    return tuple(math.floor(part * 10000) / 10000 for part in (cyan, magenta, yellow, black))  # type: ignore[return-value]
 
 
 def _begin_page(canvas: Canvas, page: Page) -> None:
@@ -202,11 +156,14 @@ def _reuse(canvas: Canvas, item: Reuse, state: _State) -> None:
     canvas.doForm(name)  # a form runs inside its own save/restore: our tracked state still holds
 
 
-def _image(canvas: Canvas, item: Image) -> None:
+def _image(canvas: Canvas, item: Image, cmyk: bool) -> None:
     canvas.saveState()
     canvas.translate(item.x, item.y + item.h)
     canvas.scale(1, -1)  # images upright again inside the flipped page
-    canvas.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.w, item.h, mask="auto")
+    if cmyk:  # PDF/X-1a: no transparency, no RGB
+        canvas.drawImage(ImageReader(cmyk_picture(item.data, item.w, item.h)), 0, 0, item.w, item.h)
+    else:
+        canvas.drawImage(ImageReader(io.BytesIO(item.data)), 0, 0, item.w, item.h, mask="auto")
     canvas.restoreState()
 
 
@@ -215,7 +172,7 @@ def _draw(canvas: Canvas, item: Shape, state: _State) -> None:  # noqa: C901 - o
         _texts(canvas, [item], state)
         return
     if isinstance(item, Image):
-        _image(canvas, item)
+        _image(canvas, item, state.cmyk)
         return
     if isinstance(item, Reuse):
         _reuse(canvas, item, state)
@@ -281,6 +238,8 @@ def _group(canvas: Canvas, group: Group, state: _State) -> None:
         canvas.rotate(group.rotate)  # clockwise on paper, because y is flipped
     if group.mirror_x or group.mirror_y:
         canvas.scale(-1 if group.mirror_x else 1, -1 if group.mirror_y else 1)
+    if group.scale != 1.0:
+        canvas.scale(group.scale, group.scale)
     if group.clip is not None:
         path = canvas.beginPath()
         path.rect(group.clip.x, group.clip.y, group.clip.w, group.clip.h)

@@ -95,8 +95,9 @@ class Text:
 @dataclass(frozen=True)
 class Group:
     """Items moved by (dx, dy), then turned `rotate` degrees clockwise about that point, then mirrored
-    (`mirror_x`: left-right, `mirror_y`: top-bottom) about it, optionally clipped to `clip` (in the group's
-    own coordinates, after the mirror). Mirroring extends card art into a wider bleed (`export/bleed.py`)."""
+    (`mirror_x`: left-right, `mirror_y`: top-bottom) and scaled by `scale` about it, optionally clipped to
+    `clip` (in the group's own coordinates, after the mirror and scale). Mirroring extends card art into a
+    wider bleed (`export/bleed.py`); scaling fits a card to a print service's size (`export/services.py`)."""
 
     items: tuple[Shape, ...]
     dx: float = 0.0
@@ -105,6 +106,7 @@ class Group:
     clip: Rect | None = None
     mirror_x: bool = False
     mirror_y: bool = False
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,8 @@ class Document:
 
 
 def texts_in(items: Iterable[Shape]) -> Iterator[Text]:
-    """Every text item, inside groups too (groups move and turn, they never scale: sizes stay as written)."""
+    """Every text item, inside groups too, at the size written (a kit's groups never scale; only a print
+    service's export scales a whole card, and the preflight measures that from the PDF)."""
     for item in items:
         if isinstance(item, Text):
             yield item

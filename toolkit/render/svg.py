@@ -238,6 +238,8 @@ def _element(drawing: svgwrite.Drawing, item: Shape, clip_ids):  # noqa: C901 - 
             transform += f" rotate({_n(item.rotate)})"
         if item.mirror_x or item.mirror_y:
             transform += f" scale({-1 if item.mirror_x else 1},{-1 if item.mirror_y else 1})"
+        if item.scale != 1.0:
+            transform += f" scale({_n(item.scale)})"
         group = drawing.g(transform=transform)
         target = group
         if item.clip is not None:

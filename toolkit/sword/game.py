@@ -202,6 +202,12 @@ class SwordGame(Game):
         return Output(files, "balance.pdf (3 pages), techniques.csv, matchups.csv, builds.csv",
                       balance_lines(found))
 
+    def simulate_folders(self, data: GameData, request: SimulateRequest) -> list[str]:
+        from toolkit.sword.simulate import output_folder_name
+
+        del data
+        return [output_folder_name(request.players)]
+
     def project_folders(self) -> list[tuple[str, str]]:
         return [("techniques", "techniques")]
 

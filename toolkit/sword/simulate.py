@@ -154,8 +154,13 @@ def simulate(db: SwordDatabase, request: SimulateRequest, progress: Callable[[in
     if request.files:
         files = {"duels.csv": duels_csv(results, request.players).encode()}
         files |= {f"duel-{r.index + 1:04d}.jsonl": r.record.encode() for r in results if r.record is not None}
-        result.files[f"sword-duel-{_slug(request.players[0])}-vs-{_slug(request.players[1])}"] = files
+        result.files[output_folder_name(request.players)] = files
     return result
+
+
+def output_folder_name(players: tuple[str, str]) -> str:
+    """The folder `--out` writes: known before the duels, so a folder that cannot be replaced stops them."""
+    return f"sword-duel-{_slug(players[0])}-vs-{_slug(players[1])}"
 
 
 def _slug(name: str) -> str:

@@ -135,6 +135,18 @@ def _entry_label(ctx: KitContext, side: Player, r: float) -> list[Shape]:
     return items
 
 
+NODE_NAME_SIZE = 5.5  # pt
+
+
+def _node_name(name: str, cx: float, top: float) -> list[Shape]:
+    """The point's name as `duelkit play` and game records write it (r4c3, i0c1), small, just under its
+    circle on a white pill so a route under it does not hide it."""
+    width = text_width(name, "condensed", NODE_NAME_SIZE) + 1.6
+    height = NODE_NAME_SIZE * PT_TO_MM + 0.6
+    return [Rect(cx - width / 2, top + 0.5, width, height, filled("#ffffff"), radius=height / 2),
+            Text(cx, top + 0.5 + height * 0.78, name, NODE_NAME_SIZE, "condensed", MUTED, "middle")]
+
+
 def _board_items(ctx: KitContext, ox: float, oy: float) -> list[Shape]:
     board = ctx.db.board
     r = node_radius(board)
@@ -147,6 +159,7 @@ def _board_items(ctx: KitContext, ox: float, oy: float) -> list[Shape]:
     for name in sorted(board.nodes):
         node = board.nodes[name]
         cx, cy = ox + node.x, oy + node.y
+        labels += _node_name(name, cx, cy + r + RING)
         side = node.side
         if node.role == "goal" and side:
             team = TEAM[side]

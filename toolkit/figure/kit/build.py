@@ -14,10 +14,12 @@ from toolkit.figure.kit.module_cards import build_modules
 from toolkit.figure.kit.print_test import build_print_test
 from toolkit.figure.kit.schematics import build_schematics
 from toolkit.figure.kit.spinners import build_spinners
+from toolkit.figure.kit.squad_sheet import build_squad_sheets
 from toolkit.figure.kit.tokens import build_tokens
 from toolkit.kit.batch import batch_allocation
 from toolkit.kit.component import Component
 from toolkit.kit.glyphs import glyph_warnings, project_glyph_warnings
+from toolkit.kit.ink import ink_saver_component
 from toolkit.kit.measure import smallest_text
 from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem
@@ -28,6 +30,7 @@ Generator = Callable[[KitContext], Component]
 GENERATORS: tuple[tuple[str, Generator], ...] = (
     ("print-test", build_print_test),
     ("board", build_board),
+    ("squads", build_squad_sheets),
     ("tokens", build_tokens),
     ("schematics", build_schematics),
     ("modules", build_modules),
@@ -65,7 +68,8 @@ def build_components(database: Database, paper: str, options: PrintOptions | Non
     context = KitContext(database, paper, options or PrintOptions(), squad_ids=squads)
     with_test = not only or "print-test" in only
     # the print test states the kit's smallest text, so with it every other part is laid out to measure
-    rest = [generate(context) for name, generate in GENERATORS
+    saver = context.options.ink == "saver"  # every part but the print test, which shows the colours as they print
+    rest = [ink_saver_component(generate(context), saver) for name, generate in GENERATORS
             if name != "print-test" and (with_test or name in only)]
     measured = replace(context, smallest_text=smallest_text(page for part in rest for page in part.pages)
                        ) if with_test else context

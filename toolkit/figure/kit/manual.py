@@ -8,12 +8,14 @@ the theme's status variant, the numbers come from `toolkit.figure.constants`, th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 
 from toolkit.figure import constants
 from toolkit.figure.database import Database
 from toolkit.figure.kit.colors import SEGMENT
-from toolkit.figure.model import Color
+from toolkit.figure.kit.manual_model import Block, Bullets, Figure, Manual, Para, Section, Table
+from toolkit.figure.kit.manual_teach import repair_cycle, surround_example, teach_sections, themed
+from toolkit.figure.model import Color, Squad
 from toolkit.figure.rules import combat
 from toolkit.figure.rules.disk import d10_pair_to_roll
 from toolkit.figure.rules.status import VARIANTS, SelfHit, StatusRule
@@ -22,52 +24,9 @@ from toolkit.kit.palette import INK, TEAM
 from toolkit.players import Player
 from toolkit.render.scene import Circle, Line, Page, Shape, Style, Text, filled
 
+__all__ = ["Block", "Bullets", "Figure", "Manual", "Para", "Section", "Table", "build_manual"]
+
 MATRIX_ORDER: tuple[Color, ...] = tuple(Color)  # Table 2.1's rows and columns: `Color` is declared in that order
-
-
-@dataclass(frozen=True)
-class Para:
-    text: str
-
-
-@dataclass(frozen=True)
-class Bullets:
-    items: tuple[str, ...]
-    ordered: bool = False
-
-
-@dataclass(frozen=True)
-class Table:
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    classes: tuple[tuple[str, ...], ...] = ()  # a CSS-like class per cell ("att", "def", "draw", "cmp")
-    row_headers: bool = False
-    compact: bool = False
-
-
-@dataclass(frozen=True)
-class Figure:
-    page: Page  # a small scene, drawn inline (SVG in HTML, vector in PDF)
-    caption: str
-
-
-Block = Para | Bullets | Table | Figure
-
-
-@dataclass(frozen=True)
-class Section:
-    id: str
-    title: str
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True)
-class Manual:
-    theme_id: str
-    title: str
-    subtitle: str
-    sections: tuple[Section, ...]
-    quick: tuple[Section, ...]  # the quick-reference card
 
 
 def color_label(theme: Theme, color: Color) -> str:
@@ -198,12 +157,22 @@ def _ordinal(n: int) -> str:
     return _ORDINALS[n - 1] if 1 <= n <= len(_ORDINALS) else f"{n}th"
 
 
-def build_manual(db: Database) -> Manual:
+def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, with_d10_table: bool = True) -> Manual:
+    """The manual of a database: how to set up and play (the teaching pages), then the reference. `sides`:
+    the squads each side plays (the kit's; default the first two by id); `with_d10_table`: False in a kit,
+    whose d10 sheet prints the table (so it is printed once)."""
     theme = db.theme
     t = theme.terms
     miss = theme.colors[Color.RED]
     priority = " > ".join(color_label(theme, c) for c in combat.priority_order())
+    if sides is None:
+        squads = [entry.value for _, entry in sorted(db.squads.items())]
+        sides = {Player.A: squads[0] if squads else None,
+                 Player.B: squads[1] if len(squads) > 1 else (squads[0] if squads else None)}
+    teach = teach_sections(db, sides, {c: color_label(theme, c) for c in Color})
     sections = [
+        teach["setup"],
+        teach["battle"],
         Section("matrix", "Attack priority matrix", (
             Para(f"Both units spin their {t.data_disk} (a number 1-{constants.DISK_TOTAL} on the unit's "
                  f"{t.schematic}). Rows are the attacker's colour, columns the defender's. Priority: {priority}. "
@@ -245,6 +214,7 @@ def build_manual(db: Database) -> Manual:
                  f"is {t.deactivated} at once, without a battle. The enemy units are removed first; then the "
                  "mover's own units are checked (one freed by those removals survives)."),
             surround_figure(db),
+            surround_example(db, t),
         )),
         Section("repair", f"{t.repair_bay} and {t.wait}", (
             Bullets((f"{t.deactivated} units go to their owner's {t.repair_bay}, which holds "
@@ -255,6 +225,7 @@ def build_manual(db: Database) -> Manual:
                      f"Units whose {t.subroutine} removes them from the duel go nowhere.",
                      f"The {t.hangar} has {constants.HANGAR_SLOTS} places; a squad is {constants.SQUAD_UNITS} units "
                      f"and up to {constants.SQUAD_MAX_MODULES} different {t.modules}.")),
+            repair_cycle(db, sides, t),
         )),
         Section("victory", "Victory", (
             Bullets((f"{t.goal_capture}: put one of your units on the enemy {t.goal} by a move, a {t.module.lower()} "
@@ -263,12 +234,7 @@ def build_manual(db: Database) -> Manual:
                      "own turn; whoever runs out loses.",
                      f"{t.lockout}: {t.players} with no legal move at the start of their turn lose.")),
         )),
-        Section("upgrades", t.upgrade, (
-            Para(f"After a base form has {t.deactivated.lower()} an enemy unit, its owner may upgrade it. Each stage: "
-                 f"+{constants.UPGRADE_DAMAGE_BONUS} damage to White and Gold attacks, "
-                 f"+{constants.UPGRADE_STAR_BONUS} star to Purple moves (the cards print upgraded forms with their "
-                 "bonus included)."),
-        )),
+        teach["upgrades"],
         Section("modules", t.modules, (
             Table(("Name", "Effect"), tuple((entry.value.name, entry.value.text)
                                             for _, entry in sorted(db.modules.items())), row_headers=True)
@@ -278,10 +244,13 @@ def build_manual(db: Database) -> Manual:
             Para(f"Roll two d10 of different colours, tens then ones; 0-0 reads 100. 01-{constants.DISK_TOTAL} "
                  f"are the ranges on the {t.schematic}; {constants.DISK_TOTAL + 1}-100: roll both again (so every "
                  "number is exactly as likely as on a spinner)."),
-            d10_table(),
+            d10_table() if with_d10_table else Para("The table is on the d10 sheet of this kit: find the tens "
+                                                 "die's row and the ones die's column."),
         )),
+        teach["rulings"],
     ]
-    quick = (
+    sections = [section if section.id == "modules" else themed_section(section, theme) for section in sections]
+    quick = tuple(themed_section(section, theme) for section in (
         Section("q-turn", "Turn", (Bullets((f"{t.module}", f"{t.subroutine}",
                                             f"Move or deploy ({constants.DEPLOY_COST_MP} {t.mp})", "Battle"),
                                            ordered=True),)),
@@ -297,9 +266,26 @@ def build_manual(db: Database) -> Manual:
         Section("q-status", t.statuses, (Bullets(tuple(
             f"{theme.statuses[sid]}: {describe_status(rule, t, miss)}"
             for sid, rule in VARIANTS[theme.status_variant].items())),)),
-    )
+    ))
     return Manual(theme.id, f"{t.game}: protocol manual",
                   f"Rules reference · with the {t.modules} of this set", tuple(sections), quick)
+
+
+def themed_section(section: Section, terms: Theme) -> Section:
+    """A generated section in the project's own words (`themed`): every paragraph, list item, table cell
+    and caption. Data text (the module table) is the designer's and is left as written."""
+    blocks: list[Block] = []
+    for block in section.blocks:
+        if isinstance(block, Para):
+            blocks.append(Para(themed(block.text, terms)))
+        elif isinstance(block, Bullets):
+            blocks.append(replace(block, items=tuple(themed(item, terms) for item in block.items)))
+        elif isinstance(block, Table):
+            blocks.append(replace(block, header=tuple(themed(cell, terms) for cell in block.header),
+                                  rows=tuple(tuple(themed(cell, terms) for cell in row) for row in block.rows)))
+        else:
+            blocks.append(Figure(block.page, themed(block.caption, terms)))
+    return Section(section.id, themed(section.title, terms), tuple(blocks))
 
 
 def segment_swatches() -> dict[str, tuple[str, str]]:

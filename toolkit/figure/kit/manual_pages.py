@@ -77,6 +77,8 @@ class Flow:
 
     def _widths(self, block: Table) -> list[float]:
         columns = len(block.header)
+        if block.widths:
+            return [self.inner * share for share in block.widths]
         if block.compact:
             return [self.inner / columns] * columns
         if columns == 2:
@@ -209,8 +211,9 @@ def build_quickref_component(ctx: KitContext, manual: Manual) -> Component:
 
 
 def build_manual_pages(ctx: KitContext) -> Component:
-    return build_manual_component(ctx, build_manual(ctx.db))
+    """The kit's manual: its examples use the kit's squads; the d10 table is on the kit's d10 sheet."""
+    return build_manual_component(ctx, build_manual(ctx.db, ctx.squads_by_side(), with_d10_table=False))
 
 
 def build_quick_reference(ctx: KitContext) -> Component:
-    return build_quickref_component(ctx, build_manual(ctx.db))
+    return build_quickref_component(ctx, build_manual(ctx.db, ctx.squads_by_side()))

@@ -8,14 +8,15 @@ a "use once" checkbox.
 from __future__ import annotations
 
 from toolkit.figure.kit.context import KitContext
-from toolkit.figure.model import Module
+from toolkit.figure.model import Module, Squad
 from toolkit.figure.theme import Terms
 from toolkit.kit.art import framed
 from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
-from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
+from toolkit.kit.palette import ACCENT, INK, MUTED, RULE, TEAM
 from toolkit.pictures import Art
+from toolkit.players import Player
 from toolkit.render.scene import PT_TO_MM, Circle, Line, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line, fit_text, text_lines
 
@@ -54,8 +55,18 @@ def effect_tag(module: Module, terms: Terms) -> str:
     return tags.get(effect.kind, effect.kind.replace("_", " ").capitalize())
 
 
-def module_front(module: Module, terms: Terms, picture: Art | None = None) -> tuple[list[Shape], list[tuple[str, str]]]:
-    """Card art in card-local coordinates, and the (field, text) pairs that had to be cut short."""
+Owner = tuple[Player, Squad]  # the side whose deck a card belongs to, and that side's squad
+
+
+def squad_label(squad: Squad) -> str:
+    return squad.name or squad.id
+
+
+def module_front(module: Module, terms: Terms, picture: Art | None = None,
+                 owner: Owner | None = None) -> tuple[list[Shape], list[tuple[str, str]]]:
+    """Card art in card-local coordinates, and the (field, text) pairs that had to be cut short. A card of
+    a side's deck (`owner`) carries that side's letter in its team colour and its squad's name, so the
+    two decks cannot be mixed up; a module no squad lists is printed without."""
     w, h = CARD_W, CARD_H
     cut: list[tuple[str, str]] = []
     items: list[Shape] = card_face(w, h)
@@ -67,6 +78,10 @@ def module_front(module: Module, terms: Terms, picture: Art | None = None) -> tu
     items.append(Rect(INNER, INNER + HEADER_H - 2.0, inner_w, 2.0, filled(ACCENT)))  # square lower corners
     kind = fit_line(terms.module.upper(), text_w, "condensed", 6.5, 5)
     items.append(Text(w / 2, INNER + 5.2, kind.lines[0], kind.size, "condensed", "#d6dde4", "middle"))
+    if owner is not None:
+        side = owner[0]
+        items += [Circle(INNER + 4.4, INNER + 4.4, 3.0, filled(TEAM[side].fill, "#ffffff", 0.35)),
+                  Text(INNER + 4.4, INNER + 5.9, side.value, 9, "bold", TEAM[side].ink, "middle")]
     title, overflow = heading(w / 2, INNER + 12.0, module.name, text_w, size=12, min_size=7,
                               color="#ffffff", anchor="middle")
     items.append(title)
@@ -109,23 +124,36 @@ def module_front(module: Module, terms: Terms, picture: Art | None = None) -> tu
     items.append(Text(SAFE + 2.5 + CHECK, base - 0.9, "Used", 7.5, "bold", INK))
     once = fit_line("use once", 18, "regular", 6, 5)
     items.append(Text(SAFE + 2.5 + CHECK + 9.0, base - 0.9, once.lines[0], once.size, "regular", MUTED))
-    game = fit_line(terms.game, w / 2 - SAFE - 4, "condensed", 6, 4.5)
-    items.append(Text(w - SAFE - 1.0, base - 0.9, game.lines[0], game.size, "condensed", MUTED, "end"))
+    whose = terms.game if owner is None else f"{owner[0].value} · {squad_label(owner[1])}"
+    game = fit_line(whose, w / 2 - SAFE - 4, "condensed", 6, 4.5)
+    items.append(Text(w - SAFE - 1.0, base - 0.9, game.lines[0], game.size, "condensed",
+                      MUTED if owner is None else INK, "end"))
     return items, cut
+
+
+def module_owners(ctx: KitContext, module_id: str) -> list[Owner | None]:
+    """The sides whose squad lists the module (each gets its own card), or [None] when none does."""
+    sides = ctx.squads_by_side()
+    owners: list[Owner | None] = [(side, squad) for side, squad in sides.items()
+                                  if squad is not None and module_id in squad.modules]
+    return owners or [None]
 
 
 def build_modules(ctx: KitContext) -> Component:
     terms = ctx.theme.terms
     component = Component("modules", f"{terms.game}: {terms.modules}")
     modules = [entry.value for _, entry in sorted(ctx.db.modules.items())]
-    copies = ctx.module_copies()
     fronts: list[list[Shape]] = []
     for module in modules:
-        art, cut = module_front(module, terms, ctx.db.art.get(("module", module.id)))
-        fronts += [art] * copies[module.id]
-        for field_name, text in cut:
-            ctx.fits.cut(data_spot(module.id, field_name), text)
-        component.pieces.append((f"module-{module.id}", card_piece(art, CARD_W, CARD_H, module.name)))
+        for index, owner in enumerate(module_owners(ctx, module.id)):
+            art, cut = module_front(module, terms, ctx.db.art.get(("module", module.id)), owner)
+            fronts += [art] * module.copies
+            for field_name, text in cut if index == 0 else ():  # the same words on each side's card
+                ctx.fits.cut(data_spot(module.id, field_name), text)
+            # as tokens are named (token-a-<unit>); two cards that would share a name are refused by kit_files
+            slug = f"module-{module.id}" if owner is None else f"module-{owner[0].value.lower()}-{module.id}"
+            label = module.name if owner is None else f"{module.name} ({owner[0].value})"
+            component.pieces.append((slug, card_piece(art, CARD_W, CARD_H, label)))
     back = card_back(CARD_W, CARD_H, terms.game, terms.module, ink_saver=ctx.options.ink == "saver",
                      look=ctx.db.back)
     if fronts:

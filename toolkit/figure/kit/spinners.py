@@ -26,11 +26,13 @@ from toolkit.render.textfit import fit_line, fit_text, text_lines
 
 DIAMETER = 80.0  # preferred; a little smaller when that gets six discs on a page
 MIN_SIX_UP = 76.0  # below this, a page holds four 80 mm discs instead
-CUT_GAP = 1.5  # the dashed cut circle lies this far outside the disc
+CUT_GAP = 3.6  # the dashed cut circle lies this far outside the disc: the unit's name runs in between
+NAME_SIZE, NAME_MIN = 7.0, 5.0  # pt, the name along the bottom of the disc
+NAME_ARC = 160.0  # degrees of the bottom arc the name may take
 HUB_R = 6.5
 MARGIN = 7.0
 HEADER_H = 20.0
-NAME_H = 6.5  # room under the cut circle for the unit name
+NAME_H = 0.0  # the name sits inside the cut circle, so nothing under it
 ROW_GAP = 1.5
 CUT_STYLE = Style(stroke="#555555", width=0.25, dash=(2.0, 1.2))
 
@@ -111,16 +113,40 @@ def _wedge_label(move: str, color: Color, low: int, high: int, start: float, ext
     return Group(tuple(items), rotate=mid + (180 if flip else 0)), name.overflow
 
 
+def arc_name(name: str, cx: float, cy: float, radius: float) -> tuple[list[Shape], bool]:
+    """The unit's name along the bottom of the disc, between the disc and its cut circle, upright and
+    reading left to right (each letter turned to the arc), so a cut-out spinner still says whose it is.
+    Returns the letters and whether the name had to be cut short."""
+    size = NAME_SIZE
+    cap = size * PT_TO_MM * 0.72
+    base = radius + 0.6 + cap  # the baseline's radius: letters stand on it, tops towards the centre
+    room = math.radians(NAME_ARC) * base
+    while text_width(name, "bold", size) > room and size > NAME_MIN:
+        size = max(NAME_MIN, size - 0.5)
+    fitted = fit_line(name, room, "bold", size, size)
+    shown = fitted.lines[0]
+    widths = [text_width(ch, "bold", size) for ch in shown]
+    total = math.degrees(sum(widths) / base)
+    angle = 180 + total / 2  # the left end; angles clockwise from 12 o'clock
+    letters: list[Shape] = []
+    for ch, width in zip(shown, widths, strict=True):
+        middle = angle - math.degrees(width / 2 / base)
+        x, y = _polar(cx, cy, base, middle)
+        letters.append(Group((Text(0, 0, ch, size, "bold", INK, "middle"),), dx=x, dy=y, rotate=middle - 180))
+        angle -= math.degrees(width / base)
+    return letters, fitted.overflow
+
+
 def spinner_cell(unit: Unit, x: float, y: float, width: float,
                  radius: float = DIAMETER / 2) -> tuple[list[Shape], list[tuple[str, str]]]:
-    """One cell: the disc at the top, the unit name under it; (x, y) is the cell's top-left."""
+    """One cell: the disc, its name inside the cut circle along the bottom; (x, y) is the cell's top-left."""
     cx = x + width / 2
     cy = y + radius + CUT_GAP
     items, cut = disc(unit, cx, cy, radius)
-    name = fit_line(unit.name, width - 4, "bold", 9, 6)
-    if name.overflow:
+    letters, overflow = arc_name(unit.name, cx, cy, radius)
+    if overflow:
         cut.append(("name", unit.name))
-    items.append(Text(cx, cy + radius + CUT_GAP + 4.6, name.lines[0], name.size, "bold", INK, "middle"))
+    items += letters
     return items, cut
 
 

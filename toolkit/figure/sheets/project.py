@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,7 @@ class ImportPlan:
     delete: bool = False
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    changes: dict[str, list[str]] = field(default_factory=dict)  # updated item -> 'field: old -> new' lines
     removed: list[str] = field(default_factory=list)  # not in the sheet (deleted only with `delete`)
     kept: list[str] = field(default_factory=list)  # edited by hand since the last import, same in the sheet
     conflicts: list[str] = field(default_factory=list)  # edited by hand and changed or removed in the sheet
@@ -158,6 +160,7 @@ class _Planner:
             if found:
                 self.edits.setdefault(relative, {})[found[1]] = new
                 plan.updated.append(label)
+                plan.changes[label] = list(differences(old, new)) if old is not None else []
             else:
                 self.new_files[relative] = _new_file_text(new, self.sheet.source, patch)
                 plan.added.append(label)
@@ -204,6 +207,23 @@ class _Planner:
             else:
                 self.plan.stale.add(relative)
         return files
+
+
+def differences(old: Any, new: Any, path: str = "") -> Iterator[str]:
+    """'disk.2.damage: 20 -> 40' for each value that differs (segments by their 1-based place)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*old, *(key for key in new if key not in old)]:
+            yield from differences(old.get(key), new.get(key), f"{path}.{key}" if path else str(key))
+    elif (isinstance(old, list) and isinstance(new, list) and len(old) == len(new)
+          and any(isinstance(item, dict) for item in (*old, *new))):
+        for index, (before, after) in enumerate(zip(old, new, strict=True), start=1):
+            yield from differences(before, after, f"{path}.{index}")
+    elif old != new:
+        def shown(value: Any) -> str:
+            text = "(none)" if value is None else json.dumps(value, ensure_ascii=False)
+            return text if len(text) <= 60 else text[:57] + "..."
+
+        yield f"{path}: {shown(old)} -> {shown(new)}"
 
 
 def _label(kind: str, item_id: str) -> str:

@@ -9,6 +9,8 @@ from toolkit.figure.sheets.convert import Reading
 from toolkit.figure.sheets.project import SKIPPED_FILE, ImportPlan
 from toolkit.game import Report
 
+MAX_CHANGES_SHOWN = 8  # changed fields listed per item by --dry-run
+
 
 def import_report(sheet: Path, out: Path, reading: Reading, plan: ImportPlan, dry_run: bool) -> Report:
     foreign = reading.foreign
@@ -38,12 +40,7 @@ def import_report(sheet: Path, out: Path, reading: Reading, plan: ImportPlan, dr
     if plan.settings_changed:
         changes.append("the project's settings (duelkit.yaml) updated")
     report.lines.append("items: " + ", ".join(changes))
-    listed = plan.removed if not plan.delete else []
-    if dry_run or listed:
-        groups = (("add", plan.added), ("update", plan.updated), ("delete" if plan.delete else "not in the sheet",
-                  plan.removed), ("keep (edited by hand)", plan.kept), ("conflict", plan.conflicts))
-        for label, ids in groups if dry_run else (("not in the sheet", listed),):
-            report.lines += [f"  {label}: {item}" for item in ids]
+    report.lines += _listing(plan, dry_run)
     if dry_run:
         report.lines.append("nothing was written (--dry-run)")
         return report
@@ -51,3 +48,23 @@ def import_report(sheet: Path, out: Path, reading: Reading, plan: ImportPlan, dr
         report.lines.append(f"the skipped figures' cells are listed in {out / SKIPPED_FILE}")
     report.lines.append(f"next: `duelkit validate {out}` lists what breaks the rules")
     return report
+
+
+def _listing(plan: ImportPlan, dry_run: bool) -> list[str]:
+    """Item by item: everything with --dry-run (each update with the fields it changes), else the items
+    missing from the sheet that were kept."""
+    groups: tuple[tuple[str, list[str]], ...]
+    if dry_run:
+        groups = (("add", plan.added), ("update", plan.updated), ("delete" if plan.delete else "not in the sheet",
+                  plan.removed), ("keep (edited by hand)", plan.kept), ("conflict", plan.conflicts))
+    else:
+        groups = (("not in the sheet", [] if plan.delete else plan.removed),)
+    lines = []
+    for label, ids in groups:
+        for item in ids:
+            lines.append(f"  {label}: {item}")
+            changes = plan.changes.get(item, []) if label == "update" else []
+            lines += [f"      {change}" for change in changes[:MAX_CHANGES_SHOWN]]
+            if len(changes) > MAX_CHANGES_SHOWN:
+                lines.append(f"      and {len(changes) - MAX_CHANGES_SHOWN} more")
+    return lines

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator
 
 from toolkit.kit.component import Component
+from toolkit.kit.ink import ink_saver_component
 from toolkit.kit.measure import smallest_text
 from toolkit.problems import Problem
 from toolkit.sword.context import SwordContext
@@ -59,7 +60,9 @@ def build_sword_components(ctx: SwordContext, only: Collection[str] = ()) -> Ite
     part is laid out to measure."""
     wanted = {SWORD_PARTS[part] for part in only if part in SWORD_PARTS}
     with_test = not only or PRINT_TEST in wanted
-    rest = [(name, generate(ctx)) for name, generate in SWORD_GENERATORS if with_test or name in wanted]
+    saver = ctx.options.ink == "saver"  # every part but the print test, which shows the colours as they print
+    rest = [(name, ink_saver_component(generate(ctx), saver)) for name, generate in SWORD_GENERATORS
+            if with_test or name in wanted]
     if with_test:
         yield build_print_test(ctx, smallest_text(page for _, part in rest for page in part.pages))
     yield from (component for name, component in rest if not only or name in wanted)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from toolkit.kit.art import covering, framed
+from toolkit.kit.art import fitted, framed
 from toolkit.kit.cards import FRAME, POKER, SAFE, card_back, card_face, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import Spot
@@ -67,7 +67,7 @@ def sword_back(kind: str, fill: str, ink: str, side: PlayerLook | None = None, m
 
     A project's `look` (`back:` in duelkit.yaml): its words replace the game's name; its colour fills the
     shared backs (an action back keeps its player's colour, the only way to tell the two decks apart); its
-    picture covers the card to its bleed (as on the figure games' backs), an action back keeping its
+    picture is fitted whole on the card's colour (as on the figure games' backs), an action back keeping its
     player's letter medallion. Ink saver keeps to the outline design."""
     w, h = CARD_W, CARD_H
     if look is not None:
@@ -107,10 +107,10 @@ def _ink_on(fill: str) -> str:
 
 
 def _picture_action_back(picture: Art, kind: str, side: PlayerLook) -> list[Shape]:
-    """The project's picture to the bleed, with the player's letter in a medallion of the player's colour."""
+    """The project's picture fitted whole on the player's colour, with the player's letter in a medallion."""
     w, h = CARD_W, CARD_H
     cx, cy, r = w / 2, h / 2, w * 0.22
-    items = covering(picture, -BLEED, -BLEED, w + 2 * BLEED, h + 2 * BLEED)
+    items = fitted(picture, 0, 0, w, h, side.fill, bleed=BLEED)
     items += [Circle(cx, cy, r, filled(side.fill, side.ink, 0.6)),
               Text(cx, cy + 2.5, side.key, 26, "bold", side.ink, "middle"),
               Text(cx, cy + r * 0.66, kind.upper(), 5, "condensed-bold", side.ink, "middle")]
