@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from toolkit.kit.component import Component
     from toolkit.kit.options import PrintOptions
     from toolkit.loading import Project
+    from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
 SHEET_EXPORT = "export csv|xlsx"  # the command name `supports` and `why_not` know the sheet exports by
@@ -277,6 +278,25 @@ class Game(ABC):
         """Whether every one of these unit ids is a unit of this game's data (for `duelkit odds`)."""
         del data, unit_ids
         return False
+
+    def web_intro(self, data: GameData) -> str:
+        """`duelkit serve`'s start page: one line on how a game starts (for games without squads)."""
+        del data
+        return ""
+
+    def web_players(self) -> list[str]:
+        """`duelkit serve`: the computer players a seat may take (besides a human)."""
+        return []
+
+    def web_table(self, data: GameData, request: TableRequest) -> Table:
+        """`duelkit serve`: one game to play in the browser."""
+        del data, request
+        raise NotApplicable(self.why_not("serve"))
+
+    def web_replay(self, data: GameData, record: str) -> ReplayFrames:
+        """`duelkit serve`'s replay page: a record checked as `replay` checks it, step by step."""
+        del data, record
+        raise NotApplicable(self.why_not("replay"))
 
     def unit_ids(self, data: GameData) -> list[str]:
         """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""

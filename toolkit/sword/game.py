@@ -34,6 +34,7 @@ from toolkit.sword.constants import GAME_ID, GAME_NAME
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
     from toolkit.sword.context import SwordDatabase
+    from toolkit.web.table import Table, TableRequest
 
 
 @dataclass
@@ -210,6 +211,22 @@ class SwordGame(Game):
 
     def project_folders(self) -> list[tuple[str, str]]:
         return [("techniques", "techniques")]
+
+    def web_intro(self, data: GameData) -> str:
+        db = _database(data)
+        names = ", ".join(t.name for t in db.draft_techniques())
+        return (f"The draft deals {len(db.draft_techniques())} technique cards ({names}); one is removed at random, "
+                "then each player takes two in turn. Builds and choices are secret; both reveal together.")
+
+    def web_players(self) -> list[str]:
+        from toolkit.sword.web.table import COMPUTERS
+
+        return list(COMPUTERS)
+
+    def web_table(self, data: GameData, request: TableRequest) -> Table:
+        from toolkit.sword.web.table import SwordTable
+
+        return SwordTable.start(_database(data), request)
 
     def edit_hint(self) -> str:
         return "techniques"
