@@ -1,6 +1,7 @@
 """`duelkit watch`: build the kit, then rebuild it whenever a YAML file of the project is saved.
 
-Each save: the data is loaded and checked again; with errors, they are printed and the last good kit stays
+Each save: the data is loaded and checked again (only the files whose bytes changed are parsed again:
+`ParseCache`); with errors, they are printed and the last good kit stays
 as it is. Otherwise the kit is laid out, only the files whose scene changed are drawn (`RenderCache`:
 unchanged components keep the bytes drawn before, and kit.pdf is re-assembled from the component PDFs),
 and only the files that changed are replaced in the kit folder (`OutputFolder.update`, atomic). The
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     import threading
 
     from toolkit.output import OutputFolder, RenderCache
+    from toolkit.yamlsource import ParseCache
 
 YAML_SUFFIXES = (".yaml", ".yml")
 QUIET_MS = 50  # a batch of saves is handled once nothing has changed for this long
@@ -141,15 +143,26 @@ class Session:
     args: argparse.Namespace
     written: dict[str, dict[str, bytes]] = field(default_factory=dict)
     caches: dict[str, RenderCache] = field(default_factory=dict)
+    parses: ParseCache | None = None
     warnings: list[Problem] | None = None
 
     def restart(self) -> None:
         """Forget what was written: the folder watched now is another one, so its first build writes all."""
         self.written.clear()
+        self.parses = None
         self.warnings = None
 
     def rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
-        """One rebuild: on invalid data, the problems are printed and nothing is written."""
+        """One rebuild: a file is parsed again only when its bytes changed (`ParseCache`); on invalid
+        data, the problems are printed and nothing is written."""
+        from toolkit.yamlsource import ParseCache, parsing_with
+
+        self.parses = self.parses or ParseCache()
+        self.parses.start()
+        with parsing_with(self.parses):
+            self._rebuild(folder, saved)
+
+    def _rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
         from toolkit.kit.batch import batch_allocation
         from toolkit.output import RenderCache, kit_files
 

@@ -301,7 +301,9 @@ class FigureGame(Game):
     def squad_ids(self, data: GameData) -> list[str]:
         return sorted(_database(data).squads)
 
-    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose) -> str:
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose,
+             handover: Show | None = None) -> str:
+        del handover  # one board on one screen: the figure duel has no secret choices
         from toolkit.figure.session import play
 
         return play(_database(data), request, show, choose)

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolkit.figure.sim.games import GameResult
-from toolkit.figure.sim.stats import REASON_WORDS, Z95, wilson
+from toolkit.figure.sim.stats import REASON_WORDS, wilson
+from toolkit.selfplay.stats import Z95
 
 SHORT_GAME_TURNS = 6  # "most games over before turn 6"
 MIN_GAMES_FOR_WARNINGS = 10
