@@ -153,11 +153,20 @@ def _killed_at_write(n: int):
     return write
 
 
-@pytest.mark.parametrize("step", ["_stage", "mid-stage", "_set_aside", "_move_in", "_discard"])
+_STEPS = ["_stage", "mid-stage", "_exchange", "_discard"]  # with an atomic exchange (Linux renameat2)
+_FALLBACK_STEPS = ["_set_aside", "_move_in"]  # without one: two renames
+
+
+@pytest.mark.parametrize("step", [*_STEPS, *(f"fallback{step}" for step in _FALLBACK_STEPS)])
 def test_a_kill_between_any_two_steps_leaves_a_kit_and_the_next_build_recovers(
         tmp_path: Path, monkeypatch, step: str) -> None:
     from toolkit import output
 
+    if step.startswith("fallback"):
+        step = step.removeprefix("fallback")
+        monkeypatch.setattr(output, "_exchange", lambda *_args: False)
+    elif output._renameat2() is None:
+        pytest.skip("no atomic exchange on this system (the fallback cases cover it)")
     out = tmp_path / "out"
     output.replace_folder(out / "duel-protocol", OLD_KIT)
 
@@ -174,10 +183,10 @@ def test_a_kill_between_any_two_steps_leaves_a_kit_and_the_next_build_recovers(
     monkeypatch.undo()
 
     left = _kit(out / "duel-protocol")
-    if step == "_move_in":  # the one gap: between the two renames the old kit is aside, under a marked name
+    if step == "_move_in":  # the fallback's one gap: between its two renames the old kit is aside, marked
         assert left is None
         assert any(".duelkit-old-" in name for name in os.listdir(out))
-    else:
+    else:  # with the exchange, the visible path holds a whole kit at every moment
         assert left in (OLD_KIT, NEW_KIT)
     assert [name for name in os.listdir(out) if ".duelkit-new-" in name or ".duelkit-old-" in name]
 
@@ -189,11 +198,29 @@ def test_a_kill_between_any_two_steps_leaves_a_kit_and_the_next_build_recovers(
     assert _kit(out / "duel-protocol") == NEW_KIT
 
 
-@pytest.mark.parametrize("step", ["_write_file", "_set_aside", "_move_in"])
+def test_on_linux_the_old_kit_and_the_new_one_are_exchanged_in_one_step(tmp_path: Path, monkeypatch) -> None:
+    from toolkit import output
+
+    if output._renameat2() is None:
+        pytest.skip("no renameat2 here: the two-rename fallback is documented in DESIGN.md")
+    output.replace_folder(tmp_path / "duel-protocol", OLD_KIT)
+
+    def no_gap(*_args: object) -> None:
+        pytest.fail("the old kit was renamed aside: a kill now would leave no kit")
+
+    monkeypatch.setattr(output, "_set_aside", no_gap)
+    output.replace_folder(tmp_path / "duel-protocol", NEW_KIT)
+    assert _kit(tmp_path / "duel-protocol") == NEW_KIT
+    assert sorted(os.listdir(tmp_path)) == [".duelkit-lock", "duel-protocol"]
+
+
+@pytest.mark.parametrize("step", ["_write_file", "_exchange", "_set_aside", "_move_in"])
 def test_a_failure_at_any_step_rolls_back_to_the_old_kit(tmp_path: Path, monkeypatch, step: str) -> None:
     from toolkit import output
     from toolkit.errors import DuelkitError
 
+    if step in ("_set_aside", "_move_in"):  # the two renames of a system without an atomic exchange
+        monkeypatch.setattr(output, "_exchange", lambda *_args: False)
     out = tmp_path / "out"
     output.replace_folder(out / "duel-protocol", OLD_KIT)
 

@@ -19,7 +19,8 @@ def _one_line(text: str) -> str:
     return text
 
 
-ShortText = Annotated[StrictStr, Field(min_length=1, max_length=120), AfterValidator(_one_line)]
+MAX_SHORT_TEXT = 120
+ShortText = Annotated[StrictStr, Field(min_length=1, max_length=MAX_SHORT_TEXT), AfterValidator(_one_line)]
 
 
 RelativePath = Annotated[StrictStr, Field(min_length=1, max_length=400)]  # a file inside the project

@@ -1,11 +1,14 @@
 """Writing a kit to disk: rendered in memory, written to a staging folder, then swapped in.
 
 The swap is a sequence of steps, each safe to be killed after: stage (write and fsync every file and
-the folder), set the old kit aside (rename), move the new one in (rename), discard the old one. The
-next command that writes to the same output folder restores an old kit left aside with no kit in its
-place and removes the leftovers duelkit marked. One command at a time writes to an output folder: it
-holds an exclusive lock (filelock: flock on Unix, msvcrt on Windows) on `.duelkit-lock` there, and a
-second one is refused.
+the folder), exchange the new kit with the old one in one step (Linux `renameat2(RENAME_EXCHANGE)`, so the
+visible path always holds a kit), discard the old one. Where the OS or its file system has no atomic
+exchange (macOS, Windows, some network file systems), the old kit is set aside (rename) and the new one
+moved in (rename): a kill between those two renames leaves no kit at the visible path until the next
+command that writes to the same output folder, which restores an old kit left aside with no kit in its
+place. That command also removes the leftovers duelkit marked. One command at a time writes to an
+output folder: it holds an exclusive lock (filelock: flock on Unix, msvcrt on Windows) on `.duelkit-lock`
+there, and a second one is refused.
 
 Every file duelkit writes goes through here: `write_file` (a new file, never through a link, flushed with
 fsync), `replace_file` (one file replaced whole: staged beside it, renamed over it, its folder fsync'd) and
@@ -20,15 +23,18 @@ slugs checked here, so nothing can leave the output folder.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 
@@ -305,6 +311,12 @@ class OutputFolder:
         except OSError:
             pass  # best effort: the folders are empty or hold only the lock
 
+    def _check_inside(self) -> None:
+        """A default output folder is checked at every write, not only when the command starts: `watch` runs
+        for hours, and output/ swapped for a link to a folder outside must stop the next save's write."""
+        if self.project is not None:
+            check_inside(self.root, self.project)
+
     def replace(self, name: str, files: dict[str, bytes]) -> Path:
         """Swap in a folder `name` holding exactly `files` (and the mark); returns its path."""
         return self._swap(name, files, keep_old=False, drop=())[0]
@@ -329,6 +341,7 @@ class OutputFolder:
                 raise DuelkitError(f"refusing to write '{file_name}' outside the output folder")
         target = self.root / name
         try:
+            self._check_inside()
             check_replaceable(target)
             kept = _kept_names(target, set(files) | set(drop)) if keep_old else []
             staging = Path(tempfile.mkdtemp(prefix=f".{name}.duelkit-new-", dir=self.root))
@@ -339,8 +352,12 @@ class OutputFolder:
                 else:
                     _stage(staging, files)
                 check_replaceable(target)  # again, just before the swap
-                aside = _set_aside(target)
-                _move_in(staging, target)
+                self._check_inside()
+                if os.path.lexists(target) and _exchange(staging, target):
+                    aside = staging  # the old kit, now under the staging folder's marked name
+                else:
+                    aside = _set_aside(target)
+                    _move_in(staging, target)
             except BaseException:
                 _roll_back(staging, aside, target)
                 raise
@@ -497,6 +514,36 @@ def _set_aside(target: Path) -> Path | None:
     return aside
 
 
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_AT_FDCWD = -100
+
+
+def _exchange(staging: Path, target: Path) -> bool:
+    """Swap the new kit and the old one in one atomic step: Linux `renameat2(RENAME_EXCHANGE)` (glibc 2.28+),
+    called through ctypes as Python has no binding. False where there is none (another OS, an old C library,
+    a file system that refuses the flag): the caller then renames twice."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(_AT_FDCWD, os.fsencode(staging), _AT_FDCWD, os.fsencode(target), _RENAME_EXCHANGE) != 0:
+        code = ctypes.get_errno()
+        if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+            return False
+        raise OSError(code, os.strerror(code), str(target))
+    _sync_folder(target.parent)
+    return True
+
+
+@cache
+def _renameat2() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return None
+
+
 def _move_in(staging: Path, target: Path) -> None:
     os.rename(staging, target)
     _sync_folder(target.parent)
@@ -505,6 +552,9 @@ def _move_in(staging: Path, target: Path) -> None:
 def _discard(folder: Path | None) -> None:
     """Delete a folder duelkit wrote, its mark last: a kill halfway leaves it still marked as ours."""
     if folder is None:
+        return
+    if stat.S_ISLNK(os.lstat(folder).st_mode):  # swapped for a link since it was checked: only the link goes
+        os.unlink(folder)
         return
     for name in sorted(os.listdir(folder)):
         if name != MARK_FILE:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -23,3 +24,12 @@ def bundled_root() -> Path:
     if (installed / "unit_data").is_dir():
         return installed
     return PACKAGE_DIR.parent
+
+
+def file_in_the_way(path: Path) -> Path | None:
+    """The nearest existing part of `path` (itself or a parent) when it is not a folder: what would make
+    `mkdir -p path` fail with "Not a directory". None when every existing part is a folder."""
+    for part in (path, *path.parents):
+        if os.path.lexists(part):
+            return None if part.is_dir() else part
+    return None

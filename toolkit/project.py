@@ -7,11 +7,13 @@ import json
 import os
 import secrets
 import shutil
+import unicodedata
 from pathlib import Path
 
 from toolkit.errors import DuelkitError, UsageError
+from toolkit.fields import MAX_SHORT_TEXT
 from toolkit.loading import PROJECT_FILE
-from toolkit.paths import bundled_root
+from toolkit.paths import bundled_root, file_in_the_way
 from toolkit.registry import find_game, game_ids
 
 PROJECT_FOLDERS = ("unit_data", "modules", "techniques", "templates", "output")
@@ -57,10 +59,13 @@ def _create_project(target: Path, theme_id: str, *, from_bundled: bool) -> Path:
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise UsageError(f"'{target}' already exists and is not empty; choose a new folder")
     parent = target.resolve().parent
+    blocker = file_in_the_way(parent)
+    if blocker is not None:
+        raise UsageError(f"cannot create the project '{target}': '{blocker}' is a file, not a folder")
     if not parent.is_dir():
         raise UsageError(f"folder '{parent}' does not exist")
     game = find_game(theme_id)
-    name = target.resolve().name
+    name = starter_name(target.resolve().name)
     # mkdir (not mkdtemp, which makes 0700) so the project gets the designer's usual permissions (umask).
     staging = parent / f".duelkit-new-{secrets.token_hex(6)}"
     staging.mkdir()
@@ -88,6 +93,18 @@ def _create_project(target: Path, theme_id: str, *, from_bundled: bool) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return target
+
+
+def starter_name(folder: str) -> str:
+    """The game's name a new project starts with: its folder's name, as `duelkit validate` accepts a name
+    (no control, format or line-separator characters, at most 120 characters), or "My game" when nothing
+    printable is left."""
+    kept = "".join(" " if ch.isspace() else ch for ch in folder if ch.isspace() or unicodedata.category(ch)
+                   not in _UNPRINTED)
+    return " ".join(kept.split())[:MAX_SHORT_TEXT].strip() or "My game"
+
+
+_UNPRINTED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def _copy_tree(source: Path, destination: Path) -> None:

@@ -8,7 +8,7 @@ import os
 from functools import cache
 from pathlib import Path
 
-from toolkit.errors import UsageError
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.figure.game import FigureGame
 from toolkit.figure.theme import theme_ids
 from toolkit.game import Game, Where
@@ -47,8 +47,16 @@ def discover(data_dir: Path | None) -> tuple[list[tuple[Game, Where]], list[Prob
     folder set per game. A folder that is neither is a UsageError.
     """
     root = bundled_root() if data_dir is None else data_dir
-    if not root.is_dir():
-        raise UsageError(f"'{root}' is not a folder")
+    try:
+        if not root.is_dir():
+            raise UsageError(f"'{root}' is not a folder")
+        os.listdir(root)  # a folder that cannot be listed (or entered) is said so here, once
+        return _discover(root)
+    except OSError as exc:
+        raise DuelkitError(f"cannot read '{exc.filename or root}': {exc.strerror or exc}") from None
+
+
+def _discover(root: Path) -> tuple[list[tuple[Game, Where]], list[Problem]]:
     if os.path.lexists(root / PROJECT_FILE):  # a link or a special file is reported, not taken for "no project"
         project, problems = read_project(root)
         if project is None:

@@ -74,7 +74,8 @@ def test_a_failed_update_leaves_the_old_kit_whole(tmp_path: Path, monkeypatch) -
     def disk_full(*_args, **_kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(output, "_move_in", disk_full)
+    monkeypatch.setattr(output, "_exchange", disk_full)  # the swap: one exchange on Linux,
+    monkeypatch.setattr(output, "_move_in", disk_full)  # or the second of two renames elsewhere
     with output.OutputFolder(tmp_path) as folder, pytest.raises(DuelkitError, match="No space left"):
         folder.update("duel-protocol", {"schematics.pdf": b"new cards"})
     monkeypatch.undo()

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, err, out, write_atomically
-from toolkit.errors import UsageError
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.fields import SLUG_PATTERN
 from toolkit.game import Game, NotApplicable, Where
 from toolkit.loading import PROJECT_FILE
-from toolkit.paths import DEFAULT_BOARD
+from toolkit.paths import DEFAULT_BOARD, file_in_the_way
 from toolkit.project import find_project
 from toolkit.registry import discover, games
 from toolkit.report import format_text
@@ -75,7 +75,13 @@ def run_new(args: argparse.Namespace) -> int:
         text = re.sub(r"(?m)^name: .*$", f"name: {slug.replace('-', ' ').capitalize()} "
                       "(a variant of the standard board)", text, count=1)
     text = text.replace("# The standard 28-node board", "# Copied from the standard 28-node board", 1)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    blocker = file_in_the_way(target.parent)
+    if blocker is not None:
+        raise UsageError(f"cannot write '{target}': '{blocker}' is a file, not a folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DuelkitError(f"cannot make the folder '{target.parent}': {exc.strerror or exc}") from None
     write_atomically(target, text)
     out(f"wrote {target}: the standard board, to edit (nodes with x/y in mm and roles, routes)")
     project = find_project(target.resolve().parent)

@@ -49,6 +49,23 @@ def resolve_project(args: argparse.Namespace) -> None:
         err(note)
 
 
+def squadless_project(given: str | None) -> tuple[Path, list[tuple[Game, Where]]] | None:
+    """The folder (`given`, else the project here or above) and its games, when every game there is one
+    without squads (the card duel): `play` and `simulate` then take only [DATA_DIR]. None otherwise."""
+    folder = Path(given) if given is not None else None
+    if folder is None:
+        try:
+            folder = find_project(Path.cwd())
+        except OSError:
+            return None
+    if folder is None or not folder.is_dir():
+        return None
+    found, _ = discover(folder)
+    if not found or any(game.has_squads for game, _ in found):
+        return None
+    return folder, found
+
+
 def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
     """--out as given; otherwise DATA_DIR/output/<subfolder>, or ./output/<subfolder> for the bundled data."""
     if args.out:
@@ -74,6 +91,29 @@ def check_target(path: Path) -> None:
                 else "not a regular file (a FIFO, socket or device)")
         raise UsageError(f"cannot write {path}: it is {what}; duelkit replaces only a regular file, so give "
                          "another file name")
+
+
+def check_writable(path: Path) -> None:
+    """Refuse, before any work, a file that could not be written at the end: a missing folder, a file where
+    a folder belongs, a read-only folder (a file is made there and removed again, as the write would)."""
+    import os
+    import tempfile
+
+    from toolkit.paths import file_in_the_way
+
+    folder = path.parent if str(path.parent) else Path(".")
+    blocker = file_in_the_way(folder)
+    if blocker is not None:
+        raise UsageError(f"cannot write {path}: '{blocker}' is a file, not a folder")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder '{folder}' does not exist")
+    check_target(path)
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -121,7 +161,15 @@ def select_games(args: argparse.Namespace, command: str) -> tuple[list[tuple[Gam
         raise NotApplicable("; ".join(game.why_not(command) for game in refused))
     for game in refused:
         err(f"{game.id}: skipped: {game.why_not(command)}")
-    return [(game, where) for game, where in found if game.supports(command)], problems
+    slow = [game for game, _ in found if command in game.on_purpose_only and game not in refused]
+    if not explicit:
+        for game in slow:
+            err(f"{game.id}: skipped: its {command} is a long self-play run; choose it with --game {game.id}")
+        if slow and len(slow) + len(refused) == len(found):
+            raise UsageError(f"nothing to do: ask for it with --game {slow[0].id}")
+    else:
+        slow = []
+    return [(game, where) for game, where in found if game.supports(command) and game not in slow], problems
 
 
 def load_valid(args: argparse.Namespace, command: str) -> list[tuple[Game, GameData]] | None:

@@ -24,6 +24,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     found, problems = discover(args.data_dir)
+    project_problems = list(problems)
     lines = []
     for game, where in found:
         data = game.load(where)
@@ -31,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
         if not data.has_errors:
             game_problems += game.layout_warnings(data)
         problems += game_problems
-        lines.append(f"{game.id}: {game.describe(data)}: {summary(game_problems)}")
+        # a project holds one game: the problems of its duelkit.yaml count in that game's line
+        counted = game_problems + (project_problems if where.project else [])
+        lines.append(f"{game.id}: {game.describe(data)}: {summary(counted)}")
     problems = sorted_problems(problems)
     if args.format == "json":
         out(format_json(problems))

@@ -1,6 +1,7 @@
 """`duelkit watch`: build the kit, then rebuild it whenever a YAML file of the project is saved.
 
-Each save: the data is loaded and checked again; with errors, they are printed and the last good kit stays
+Each save: the data is loaded and checked again (only the files whose bytes changed are parsed again:
+`ParseCache`); with errors, they are printed and the last good kit stays
 as it is. Otherwise the kit is laid out, only the files whose scene changed are drawn (`RenderCache`:
 unchanged components keep the bytes drawn before, and kit.pdf is re-assembled from the component PDFs),
 and only the files that changed are replaced in the kit folder (`OutputFolder.update`, atomic). The
@@ -12,6 +13,8 @@ that saves by writing a new file and renaming it is seen too.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 import time
 from dataclasses import dataclass, field
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     import threading
 
     from toolkit.output import OutputFolder, RenderCache
+    from toolkit.yamlsource import ParseCache
 
 YAML_SUFFIXES = (".yaml", ".yml")
 QUIET_MS = 50  # a batch of saves is handled once nothing has changed for this long
@@ -46,43 +50,90 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
-    """Build, then rebuild on every batch of saves until Ctrl+C, `--max-rebuilds` or `stop` is set."""
-    import watchfiles
+    """Build, then rebuild on every batch of saves until Ctrl+C, `--max-rebuilds` or `stop` is set.
 
+    The project folder deleted (or replaced: restored from a backup, checked out again) takes the file
+    watches with it, so the watcher says so, waits for the folder to be back and starts watching it again
+    (a new lock on its output folder, a full first build)."""
     from toolkit.paths import bundled_root
 
     root = Path(args.data_dir) if args.data_dir else bundled_root()
     session = Session(args)
-    selected, _ = select_games(args, "build")
-    with output_folder(args, "", [game.id for game, _ in selected]) as folder:
-        rebuilds, ready = 0, False
-        try:
-            # an empty batch every READY_MS when nothing is saved; the first batch means the watcher is in
-            # place, so the first build comes then: a save made while it runs is the next batch, not lost
-            for changes in watchfiles.watch(root, watch_filter=_is_yaml, step=QUIET_MS, stop_event=stop,
-                                            rust_timeout=READY_MS, yield_on_timeout=True, raise_interrupt=False):
-                if not ready:
-                    session.rebuild(folder, [])
-                    out(f"watching {_shown(root)} for saved YAML files (Ctrl+C to stop)")
-                    sys.stdout.flush()
-                    ready = True
-                    continue
-                if not changes:
-                    continue
-                saved = sorted({Path(path) for _, path in changes})
-                try:
-                    session.rebuild(folder, saved)
-                except DuelkitError as exc:  # a project file renamed away, a file dropped into the kit folder
-                    err(f"duelkit: error: {exc}")
-                    out(f"{_saved_note(saved, args)}not rebuilt; the last good kit is kept")
-                sys.stdout.flush()
-                rebuilds += 1
-                if args.max_rebuilds is not None and rebuilds >= args.max_rebuilds:
-                    break
-        except KeyboardInterrupt:
-            pass
+    rebuilds = 0
+    armed = _identity(root)
+    try:
+        while True:
+            selected, _ = select_games(args, "build")
+            with output_folder(args, "", [game.id for game, _ in selected]) as folder:
+                rebuilds, moved = _watch(root, armed, session, folder, rebuilds, stop)
+            if not moved:
+                break
+            armed = _back(root, stop)
+            if armed is None:
+                break
+            session.restart()
+            out(f"{_shown(root)} is back: watching it again")
+    except KeyboardInterrupt:
+        pass
     out("stopped watching")
     return EXIT_OK
+
+
+def _watch(root: Path, armed: tuple[int, int] | None, session: Session, folder: OutputFolder, rebuilds: int,
+           stop: threading.Event | None) -> tuple[int, bool]:
+    """Watch `root` until stopped, or until the folder is no longer the one watched: (rebuilds done so far,
+    whether it moved)."""
+    import watchfiles
+
+    args, ready = session.args, False
+    # an empty batch every READY_MS when nothing is saved; the first batch means the watcher is in place, so
+    # the first build comes then: a save made while it runs is the next batch, not lost
+    for changes in watchfiles.watch(root, watch_filter=_is_yaml, step=QUIET_MS, stop_event=stop,
+                                    rust_timeout=READY_MS, yield_on_timeout=True, raise_interrupt=False):
+        if _identity(root) != armed:
+            err(f"duelkit: {_shown(root)} was deleted or replaced; no more saves are seen there. Waiting for it "
+                "to be back (Ctrl+C to stop)")
+            sys.stdout.flush()
+            return rebuilds, True
+        if not ready:
+            session.rebuild(folder, [])
+            out(f"watching {_shown(root)} for saved YAML files (Ctrl+C to stop)")
+            sys.stdout.flush()
+            ready = True
+            continue
+        if not changes:
+            continue
+        saved = sorted({Path(path) for _, path in changes})
+        try:
+            session.rebuild(folder, saved)
+        except DuelkitError as exc:  # a project file renamed away, a file dropped into the kit folder
+            err(f"duelkit: error: {exc}")
+            out(f"{_saved_note(saved, args)}not rebuilt; the last good kit is kept")
+        sys.stdout.flush()
+        rebuilds += 1
+        if args.max_rebuilds is not None and rebuilds >= args.max_rebuilds:
+            break
+    return rebuilds, False
+
+
+def _identity(root: Path) -> tuple[int, int] | None:
+    """Which folder `root` is (device, inode); None when there is none."""
+    try:
+        info = os.stat(root)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
+
+
+def _back(root: Path, stop: threading.Event | None) -> tuple[int, int] | None:
+    """Wait until `root` is a folder again (then a moment more, for a restore to finish); None when stopped."""
+    while stop is None or not stop.is_set():
+        found = _identity(root)
+        if found is not None:
+            time.sleep(READY_MS / 1000)
+            return _identity(root)
+        time.sleep(READY_MS / 1000)
+    return None
 
 
 @dataclass
@@ -92,10 +143,26 @@ class Session:
     args: argparse.Namespace
     written: dict[str, dict[str, bytes]] = field(default_factory=dict)
     caches: dict[str, RenderCache] = field(default_factory=dict)
+    parses: ParseCache | None = None
     warnings: list[Problem] | None = None
 
+    def restart(self) -> None:
+        """Forget what was written: the folder watched now is another one, so its first build writes all."""
+        self.written.clear()
+        self.parses = None
+        self.warnings = None
+
     def rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
-        """One rebuild: on invalid data, the problems are printed and nothing is written."""
+        """One rebuild: a file is parsed again only when its bytes changed (`ParseCache`); on invalid
+        data, the problems are printed and nothing is written."""
+        from toolkit.yamlsource import ParseCache, parsing_with
+
+        self.parses = self.parses or ParseCache()
+        self.parses.start()
+        with parsing_with(self.parses):
+            self._rebuild(folder, saved)
+
+    def _rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
         from toolkit.kit.batch import batch_allocation
         from toolkit.output import RenderCache, kit_files
 

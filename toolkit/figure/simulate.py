@@ -55,6 +55,8 @@ def parse_rules(pairs: tuple[str, ...]) -> Rules:
 
 
 def check_request(request: SimulateRequest) -> None:
+    if request.builds is not None or request.techniques is not None:
+        raise UsageError("--builds and --techniques are for sword-duel projects; the figure duel plays squads")
     if not 2 <= request.games <= MAX_GAMES or request.games % 2:
         raise UsageError(f"the number of games (--games; --board-games for balance) is an even number from 2 to "
                          f"{MAX_GAMES}: games come in seat-swapped pairs")
@@ -87,8 +89,13 @@ def simulate(database: Database, request: SimulateRequest, progress: Callable[[i
 
         files = {"playtest.pdf": playtest_pdf(database, [summary]), "games.csv": games_csv(game, results).encode()}
         files |= _records(results)
-        result.files[f"{game.squad_ids[0]}-vs-{game.squad_ids[1]}"] = files
+        result.files[output_folder_name(database, request.squads)] = files
     return result
+
+
+def output_folder_name(database: Database, squads: tuple[str, str] | None) -> str:
+    """The folder `simulate --out` writes a match (or the round robin, squads None) into."""
+    return f"{database.theme.id}-round-robin" if squads is None else f"{squads[0]}-vs-{squads[1]}"
 
 
 def _compile(database: Database, squad_a: str, squad_b: str, rules: Rules) -> GameTables:
@@ -186,7 +193,7 @@ def _round_robin(database: Database, request: SimulateRequest, rules: Rules,
 
         files["playtest.pdf"] = playtest_pdf(database, matches, round_robin=(squads, matrix))
         files["games.csv"] = "".join(csv_parts).encode()
-        result.files[f"{database.theme.id}-round-robin"] = files
+        result.files[output_folder_name(database, None)] = files
     return result
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -60,12 +60,78 @@ class FallbackFont:
 _fallbacks: tuple[FallbackFont, ...] = ()  # in the project's order: the first that has a character draws it
 
 
+MAX_CMAP_CHARACTERS = 0x110000  # every Unicode code point once
+
+
+def _check_cmap(data: bytes) -> None:
+    """FontFileError when the character map reportlab will read claims more characters than Unicode has.
+
+    reportlab expands every range of the map into a dict, so a crafted format 12 group (0 to 4 billion) or
+    overlapping format 4 segments would run for hours and exhaust memory; the ranges are summed here first
+    from the table's header words, choosing the subtable exactly as reportlab does. A file too short for
+    the words it names is left to reportlab, which reports it as broken."""
+    import struct
+
+    def word(offset: int) -> int:
+        return int(struct.unpack_from(">H", data, offset)[0])
+
+    def long(offset: int) -> int:
+        return int(struct.unpack_from(">I", data, offset)[0])
+
+    try:
+        cmap = next((long(12 + 16 * i + 8) for i in range(word(4)) if data[12 + 16 * i:16 + 16 * i] == b"cmap"),
+                    None)
+        if cmap is None:
+            return
+        version, count = word(cmap), word(cmap + 2)
+        if count == 0 and version != 0:
+            count = version
+        chosen, kind = None, 0
+        for n in range(count):  # reportlab's choice: the last Unicode subtable, else Mac Roman
+            platform, encoding, offset = word(cmap + 4 + 8 * n), word(cmap + 6 + 8 * n), long(cmap + 8 + 8 * n)
+            if platform == 3 or (platform == 1 and encoding == 1) or (platform == 0 and encoding != 5):
+                chosen, kind = offset, 1
+            elif platform == 1 and encoding == 0 and kind != 1:
+                chosen, kind = offset, 2
+        if chosen is None:
+            return
+        claimed = _claimed_characters(data, cmap + chosen, word, long)
+    except struct.error:
+        return
+    if claimed > MAX_CMAP_CHARACTERS:
+        raise FontFileError(f"its character map claims more characters than Unicode has ({claimed:,} or more, of "
+                            f"{MAX_CMAP_CHARACTERS:,}): the font is broken or made to exhaust memory")
+
+
+def _claimed_characters(data: bytes, table: int, word: Callable[[int], int], long: Callable[[int], int]) -> int:
+    """The characters a cmap subtable maps, counted from its ranges (stopping once over the bound)."""
+    fmt = word(table)
+    if fmt == 4:
+        segments = word(table + 6) // 2
+        ends, starts = table + 14, table + 16 + 2 * segments
+        return sum(max(0, word(ends + 2 * i) - word(starts + 2 * i) + 1) for i in range(segments))
+    if fmt in (8, 12, 13):
+        groups_at = table + 12 + (8192 if fmt == 8 else 0)
+        groups = long(groups_at)
+        total = 0
+        for i in range(min(groups, (len(data) - groups_at - 4) // 12)):
+            start, end = long(groups_at + 4 + 12 * i), long(groups_at + 8 + 12 * i)
+            total += max(0, end - start + 1)
+            if total > MAX_CMAP_CHARACTERS:
+                break
+        return total
+    if fmt == 10:
+        return long(table + 16)
+    return 0  # formats 0 and 6 hold at most 65,536 entries
+
+
 @cache
 def _register_fallback(data: bytes) -> FallbackFont:
     """Register a font once per content (with reportlab, which draws it in PDFs)."""
     import hashlib
 
     name = "Duelkit-Fallback-" + hashlib.sha1(data).hexdigest()[:12]
+    _check_cmap(data)
     try:
         font = TTFont(name, io.BytesIO(data))
     except Exception as exc:  # reportlab raises TTFError and others for fonts it cannot embed
