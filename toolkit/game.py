@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolkit.errors import UsageError
 from toolkit.problems import Problem
@@ -117,6 +117,11 @@ class SimulateRequest:
     files: bool = False  # also build the playtest files (--out)
     records: int = 4  # keep the records of this many first games
     data: str | None = None  # the data folder, as game records should name it
+    builds: str | None = None  # --builds, as typed (games whose players choose a build)
+    techniques: str | None = None  # --techniques, as typed (games whose players draft techniques)
+    ladder: tuple[str, ...] | None = None  # play the match once per rung, each bot against itself (--ladder)
+    baseline: Any = None  # another project's loaded data (GameData): the same seeds on it (--baseline)
+    baseline_name: str = ""  # how to name it in reports
 
 
 @dataclass
@@ -146,6 +151,12 @@ class Game(ABC):
     title: str  # the printed name, e.g. on kit.pdf's title
     # The commands that apply to this game; any other is refused with exit 2 (see `why_not`).
     commands: frozenset[str] = frozenset({"validate", "build", "reference", "new"})
+    has_squads: bool = True  # play and simulate name two squads (False: they take only [DATA_DIR])
+    # Commands this game runs only when chosen on purpose (`--game`, or its own project): over the bundled
+    # data they are skipped with a note (the card duel's balance is minutes of self-play).
+    on_purpose_only: frozenset[str] = frozenset()
+    # The players a command uses when --players is not given, where the game differs from the usual.
+    default_players: ClassVar[dict[str, str]] = {}
 
     def supports(self, command: str) -> bool:
         return command in self.commands
@@ -213,10 +224,11 @@ class Game(ABC):
         del data, paper, templates
         raise NotApplicable(self.why_not("reference"))
 
-    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None,
+                progress: SimulateProgress | None = None) -> Output:
         """Every unit against every unit: the balance report (with `board`, also the board-level section:
         every squad against every squad, and each unit's impact on its squad's win rate)."""
-        del data, paper, board
+        del data, paper, board, progress
         raise NotApplicable(self.why_not("balance"))
 
     def without_invalid(self, data: GameData) -> tuple[GameData, list[str]]:
@@ -230,9 +242,11 @@ class Game(ABC):
         del data
         return []
 
-    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose) -> str:
-        """Play one game to its end; returns its record (JSON lines)."""
-        del data, request, show, choose
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose,
+             handover: Show | None = None) -> str:
+        """Play one game to its end; returns its record (JSON lines). `handover` (hot-seat games with secret
+        choices) clears the screen and waits until the named player has the seat."""
+        del data, request, show, choose, handover
         raise NotApplicable(self.why_not("play"))
 
     def replay(self, data: GameData, record: str, turn: int | None) -> ReplayResult:
