@@ -47,8 +47,9 @@ def _writes(tree: ast.AST) -> list[int]:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
             mode = next((arg.value for arg in node.args[1:2] if isinstance(arg, ast.Constant)), None)
-            if name in ("write_text", "write_bytes", "mkstemp", "fsync", "flock") or (
-                    name == "open" and isinstance(mode, str) and any(c in mode for c in "wax+")):
+            # (mkstemp alone writes nothing: cli/common's probe of a folder makes a file and removes it)
+            if name in ("write_text", "write_bytes", "fsync", "flock") or (
+                    name in ("open", "fdopen") and isinstance(mode, str) and any(c in mode for c in "wax+")):
                 lines.append(node.lineno)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [alias.name for alias in node.names] + [getattr(node, "module", None) or ""]

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolkit.errors import UsageError
 from toolkit.problems import Problem
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from toolkit.kit.component import Component
     from toolkit.kit.options import PrintOptions
     from toolkit.loading import Project
+    from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
 SHEET_EXPORT = "export csv|xlsx"  # the command name `supports` and `why_not` know the sheet exports by
@@ -116,6 +117,8 @@ class SimulateRequest:
     files: bool = False  # also build the playtest files (--out)
     records: int = 4  # keep the records of this many first games
     data: str | None = None  # the data folder, as game records should name it
+    builds: str | None = None  # --builds, as typed (games whose players choose a build)
+    techniques: str | None = None  # --techniques, as typed (games whose players draft techniques)
 
 
 @dataclass
@@ -145,6 +148,12 @@ class Game(ABC):
     title: str  # the printed name, e.g. on kit.pdf's title
     # The commands that apply to this game; any other is refused with exit 2 (see `why_not`).
     commands: frozenset[str] = frozenset({"validate", "build", "reference", "new"})
+    has_squads: bool = True  # play and simulate name two squads (False: they take only [DATA_DIR])
+    # Commands this game runs only when chosen on purpose (`--game`, or its own project): over the bundled
+    # data they are skipped with a note (the card duel's balance is minutes of self-play).
+    on_purpose_only: frozenset[str] = frozenset()
+    # The players a command uses when --players is not given, where the game differs from the usual.
+    default_players: ClassVar[dict[str, str]] = {}
 
     def supports(self, command: str) -> bool:
         return command in self.commands
@@ -229,9 +238,11 @@ class Game(ABC):
         del data
         return []
 
-    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose) -> str:
-        """Play one game to its end; returns its record (JSON lines)."""
-        del data, request, show, choose
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose,
+             handover: Show | None = None) -> str:
+        """Play one game to its end; returns its record (JSON lines). `handover` (hot-seat games with secret
+        choices) clears the screen and waits until the named player has the seat."""
+        del data, request, show, choose, handover
         raise NotApplicable(self.why_not("play"))
 
     def replay(self, data: GameData, record: str, turn: int | None) -> ReplayResult:
@@ -267,6 +278,25 @@ class Game(ABC):
         """Whether every one of these unit ids is a unit of this game's data (for `duelkit odds`)."""
         del data, unit_ids
         return False
+
+    def web_intro(self, data: GameData) -> str:
+        """`duelkit serve`'s start page: one line on how a game starts (for games without squads)."""
+        del data
+        return ""
+
+    def web_players(self) -> list[str]:
+        """`duelkit serve`: the computer players a seat may take (besides a human)."""
+        return []
+
+    def web_table(self, data: GameData, request: TableRequest) -> Table:
+        """`duelkit serve`: one game to play in the browser."""
+        del data, request
+        raise NotApplicable(self.why_not("serve"))
+
+    def web_replay(self, data: GameData, record: str) -> ReplayFrames:
+        """`duelkit serve`'s replay page: a record checked as `replay` checks it, step by step."""
+        del data, record
+        raise NotApplicable(self.why_not("replay"))
 
     def unit_ids(self, data: GameData) -> list[str]:
         """Every unit id of this game's data (for "did you mean" in `duelkit odds`)."""

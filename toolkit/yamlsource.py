@@ -11,8 +11,12 @@ Nothing here prints; problems are returned.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +182,51 @@ def load_yaml_file(path: Path, display: str | None = None, root: Path | None = N
     return load_yaml_bytes(raw, path, display)
 
 
+class ParseCache:
+    """Files parsed in this process, keyed by their path and a hash of their bytes: `duelkit watch` keeps
+    one, so a save re-parses only the files whose bytes changed. What the last rebuild did not read is
+    forgotten at the next `start`, so the cache holds one project's files at most."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[Path, str, bytes], LoadedYaml] = {}
+        self.used: dict[tuple[Path, str, bytes], LoadedYaml] = {}
+        self.parsed: list[str] = []  # the files parsed (not found in the cache) since `start`
+
+    def start(self) -> None:
+        if self.used:
+            self.entries, self.used = self.used, {}
+        self.parsed = []
+
+    def get(self, raw: bytes, path: Path, display: str) -> LoadedYaml:
+        key = (path, display, hashlib.blake2b(raw, digest_size=20).digest())
+        found = self.entries.get(key) or self.used.get(key)
+        if found is None:
+            found = _load_yaml_bytes(raw, path, display)
+            self.parsed.append(display)
+        self.used[key] = found
+        # the data is shared between rebuilds and never changed by loading; the problem list is the caller's
+        return replace(found, problems=list(found.problems))
+
+
+_PARSE_CACHE: ContextVar[ParseCache | None] = ContextVar("duelkit_parse_cache", default=None)
+
+
+@contextmanager
+def parsing_with(cache: ParseCache) -> Iterator[ParseCache]:
+    """Files loaded inside this block are looked up in `cache` first (by the hash of their bytes)."""
+    token = _PARSE_CACHE.set(cache)
+    try:
+        yield cache
+    finally:
+        _PARSE_CACHE.reset(token)
+
+
 def load_yaml_bytes(raw: bytes, path: Path, display: str) -> LoadedYaml:
+    cache = _PARSE_CACHE.get()
+    return cache.get(raw, path, display) if cache is not None else _load_yaml_bytes(raw, path, display)
+
+
+def _load_yaml_bytes(raw: bytes, path: Path, display: str) -> LoadedYaml:
     if len(raw) > MAX_FILE_BYTES:
         empty = SourceFile(path, display, [])
         return LoadedYaml(empty, None, [empty.problem("Y008", None, f"file is {len(raw)} bytes; the limit "

@@ -31,7 +31,7 @@ def test_the_registry_knows_every_game_once() -> None:
     assert game_ids() == ["chimera", "duel-protocol", "sword-duel"]
     assert find_game("sword-duel").id == "sword-duel"
     with pytest.raises(NotApplicable):
-        find_game("sword-duel").balance(None, "a4")  # type: ignore[arg-type]
+        find_game("sword-duel").odds(None, None)  # type: ignore[arg-type]
 
 
 def test_unknown_game_names_the_closest(capsys) -> None:
@@ -56,26 +56,11 @@ def test_reference_on_a_sword_project_writes_its_quick_reference(capsys, sword_p
         assert len(pdf.pages) == 1
 
 
-def test_balance_on_a_sword_project_exits_2_and_writes_nothing(capsys, sword_project: Path) -> None:
-    code, out, err = run(capsys, "balance", str(sword_project))
-    assert code == 2
-    assert out == ""
-    assert "`balance` does not apply to sword-duel" in err
-    assert "no units" in err
-    assert not (sword_project / "output" / "balance").exists()
-
-
-def test_balance_of_only_the_sword_game_exits_2(capsys, tmp_path: Path) -> None:
-    code, _, err = run(capsys, "balance", "--game", "sword-duel", "--out", str(tmp_path / "out"))
-    assert code == 2
-    assert "does not apply to sword-duel" in err
-    assert not (tmp_path / "out").exists()
-
-
 def test_balance_of_the_bundled_data_skips_the_sword_game_saying_so(capsys, tmp_path: Path) -> None:
+    """Its balance is minutes of self-play: over the bundled data it runs only when asked for by --game."""
     code, out, err = run(capsys, "balance", "--out", str(tmp_path))
     assert code == 0
-    assert "sword-duel: skipped: `balance` does not apply to sword-duel" in err
+    assert "sword-duel: skipped: its balance is a long self-play run; choose it with --game sword-duel" in err
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["chimera", "duel-protocol"]
     assert "chimera:" in out
     assert "duel-protocol:" in out

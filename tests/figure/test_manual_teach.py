@@ -184,3 +184,16 @@ def test_a_project_manual_in_chimera_words() -> None:
     assert "Bench" in text
     assert "Hangar" not in text
     assert not re.search(r"\bunits?\b", text)  # chimera says Robot Unit(s)
+
+
+def test_a_token_names_its_unit_even_when_the_name_is_long(duel: Database) -> None:
+    from toolkit.figure.kit.tokens import abbreviate, designation, short_name, unit_token
+
+    context = KitContext(duel, "a4")
+    unit = next(entry.value for entry in duel.units.values())
+    long = unit.model_copy(update={"name": f"Storm Thunderhead Conductor-Class Unit {designation(unit)}"})
+    words = _texts(unit_token(context, long, Player.A).piece.art)
+    name = short_name(long, duel.theme.terms.unit)
+    assert name not in words  # too long for one line inside the ring
+    assert abbreviate(name) in words  # so its short form is printed instead of nothing
+    assert designation(long) in words

@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                   "type size, safe zone)"),
     "play": ("play", "play one game in the terminal (or random against random)"),
     "replay": ("replay", "re-check a game record and print the board"),
+    "serve": ("serve", "play and replay the games in the browser (a local web studio)"),
     "simulate": ("simulate", "self-play: win rates with Wilson intervals, first-player edge, what decided the games"),
 }
 

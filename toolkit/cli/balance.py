@@ -17,6 +17,7 @@ from toolkit.cli.common import (
 )
 from toolkit.errors import UsageError
 from toolkit.game import SimulateRequest
+from toolkit.registry import discover
 
 # the options of the board-level section; None on the command line means "not given"
 BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1}
@@ -33,7 +34,8 @@ def add_parser(commands: Any) -> None:
                          help="add the board-level section: every squad against every squad in self-play, and "
                               "each unit's impact on its squad's win rate (slow: minutes)")
     balance.add_argument("--board-games", type=int, metavar="N",
-                         help=f"games per self-play run for --board (default {BOARD_DEFAULTS['board_games']})")
+                         help=f"games per self-play run for --board (default {BOARD_DEFAULTS['board_games']}); "
+                              "the card duel: duels per technique pair (default 10; the honor comparison plays 10x)")
     balance.add_argument("--players", metavar="P,Q",
                          help=f"players for --board (default {BOARD_DEFAULTS['players']})")
     balance.add_argument("--seed", type=int, metavar="S",
@@ -43,8 +45,26 @@ def add_parser(commands: Any) -> None:
 
 
 
+def _squadless(args: argparse.Namespace) -> str | None:
+    """For a project of a game without squads (the card duel), its default players: its report is self-play,
+    so the self-play options apply without --board. None otherwise."""
+    found, _ = discover(args.data_dir) if args.data_dir is not None else ([], [])
+    if not found or any(game.has_squads for game, _ in found):
+        return None
+    return found[0][0].default_players.get("balance", "greedy,greedy")
+
+
 def _board_request(args: argparse.Namespace) -> SimulateRequest | None:
     given = [name for name in BOARD_DEFAULTS if getattr(args, name) is not None]
+    squadless = _squadless(args)
+    if squadless is not None:
+        if not given and not args.board:
+            return None  # the game's own defaults
+        players = tuple(name.strip() for name in (args.players or squadless).split(","))
+        if len(players) != 2:
+            raise UsageError(f"--players takes two players separated by a comma, e.g. {squadless}")
+        return SimulateRequest(None, args.board_games or 10, (players[0], players[1]),
+                               1 if args.seed is None else args.seed, args.jobs or 1)
     if not args.board:
         if given:  # silently ignored, they would look like they had done something
             named = ", ".join("--" + name.replace("_", "-") for name in given)

@@ -49,6 +49,23 @@ def resolve_project(args: argparse.Namespace) -> None:
         err(note)
 
 
+def squadless_project(given: str | None) -> tuple[Path, list[tuple[Game, Where]]] | None:
+    """The folder (`given`, else the project here or above) and its games, when every game there is one
+    without squads (the card duel): `play` and `simulate` then take only [DATA_DIR]. None otherwise."""
+    folder = Path(given) if given is not None else None
+    if folder is None:
+        try:
+            folder = find_project(Path.cwd())
+        except OSError:
+            return None
+    if folder is None or not folder.is_dir():
+        return None
+    found, _ = discover(folder)
+    if not found or any(game.has_squads for game, _ in found):
+        return None
+    return folder, found
+
+
 def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:
     """--out as given; otherwise DATA_DIR/output/<subfolder>, or ./output/<subfolder> for the bundled data."""
     if args.out:
@@ -140,7 +157,15 @@ def select_games(args: argparse.Namespace, command: str) -> tuple[list[tuple[Gam
         raise NotApplicable("; ".join(game.why_not(command) for game in refused))
     for game in refused:
         err(f"{game.id}: skipped: {game.why_not(command)}")
-    return [(game, where) for game, where in found if game.supports(command)], problems
+    slow = [game for game, _ in found if command in game.on_purpose_only and game not in refused]
+    if not explicit:
+        for game in slow:
+            err(f"{game.id}: skipped: its {command} is a long self-play run; choose it with --game {game.id}")
+        if slow and len(slow) + len(refused) == len(found):
+            raise UsageError(f"nothing to do: ask for it with --game {slow[0].id}")
+    else:
+        slow = []
+    return [(game, where) for game, where in found if game.supports(command) and game not in slow], problems
 
 
 def load_valid(args: argparse.Namespace, command: str) -> list[tuple[Game, GameData]] | None:

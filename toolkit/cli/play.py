@@ -9,7 +9,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import EXIT_OK, EXIT_PROBLEMS, add_command, check_writable, err, out, write_atomically
+from toolkit.cli.common import (
+    EXIT_OK,
+    EXIT_PROBLEMS,
+    add_command,
+    check_writable,
+    err,
+    out,
+    squadless_project,
+    write_atomically,
+)
 from toolkit.cli.prompt import InputEnded, Prompt
 from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
@@ -23,18 +32,20 @@ def add_parser(commands: Any) -> None:
                        ["duelkit play attrition-lock grid-surge",
                         "duelkit play attrition-lock grid-surge --players human,greedy",
                         "duelkit play hydro-conductor malfunction-cascade --players random,random --seed 7 "
-                        "--record game.jsonl"])
-    play.add_argument("squad_a", metavar="SQUAD_A", help="side A's squad id")
-    play.add_argument("squad_b", metavar="SQUAD_B", help="side B's squad id")
-    play.add_argument("data_dir", nargs="?", type=Path, metavar="DATA_DIR",
-                      help="project folder (default: the bundled databases)")
-    play.add_argument("--players", default=PLAYER_CHOICES, metavar="P,Q",
+                        "--record game.jsonl",
+                        "duelkit play                        # in a card-duel project: you against its best player",
+                        "duelkit play --players human,human  # card-duel hot-seat: the screen clears between "
+                        "secret choices"])
+    play.add_argument("args", nargs="*", metavar="SQUAD_A SQUAD_B [DATA_DIR]",
+                      help="the two squads and the project folder (in a card-duel project: only [DATA_DIR])")
+    play.add_argument("--players", metavar="P,Q",
                       help="who plays A and B, each human or a bot: random, greedy, search, search:N (iterations) "
-                           "or search:Nms (default: human,random)")
+                           "or search:Nms (default: human,random); the card duel: human, random, greedy, "
+                           "equilibrium, equilibrium:N (default: human,equilibrium; A is the Challenger)")
     play.add_argument("--seed", type=int, metavar="S", help="seed for the spins (default: a fresh one, printed)")
     play.add_argument("--first", choices=("A", "B"), help="who moves first (default: a seeded spin decides)")
     play.add_argument("--record", type=Path, metavar="FILE", help="write the game record (JSON lines) here")
-    play.set_defaults(run=run)
+    play.set_defaults(run=run, data_dir=None)
 
 
 class _Quit(Exception):
@@ -79,6 +90,41 @@ def _choose(prompt: Prompt, lines: list[str], options: list[tuple[str, str]]) ->
         out(chosen)
 
 
+def _handover(prompt: Prompt, message: str) -> None:
+    """Hot-seat: clear the screen (so nothing of the last secret choice shows) and wait for the player."""
+    if sys.stdout.isatty():
+        sys.stdout.write("\x1b[2J\x1b[H")  # the terminal's own clear-screen, never data text
+    else:
+        out("\n" * 40)
+    out(message)
+    out("press Enter when ready (q to quit)")
+    sys.stdout.flush()
+    try:
+        text = prompt.read_line()
+    except InputEnded:
+        raise _Quit("input ended before the game did") from None
+    if text is not None and text.lower() in ("q", "quit", "exit"):
+        raise _Quit("stopped by the player")
+    if sys.stdout.isatty():
+        sys.stdout.write("\x1b[2J\x1b[H")
+
+
+def _game_and_squads(args: argparse.Namespace) -> tuple[Game, GameData, tuple[str, str]]:
+    squadless = squadless_project(args.args[0] if args.args else None) if len(args.args) <= 1 else None
+    if squadless is not None:
+        folder, found = squadless
+        game, where = found[0]
+        if not game.supports("play"):
+            raise NotApplicable(game.why_not("play"))
+        args.data_dir = folder
+        return game, game.load(where), ("", "")
+    if len(args.args) not in (2, 3):
+        raise UsageError("play takes SQUAD_A SQUAD_B [DATA_DIR] (in a card-duel project: only [DATA_DIR])")
+    args.data_dir = Path(args.args[2]) if len(args.args) == 3 else args.data_dir
+    game, data = find_squads(args.data_dir, [args.args[0], args.args[1]], "play")
+    return game, data, (args.args[0], args.args[1])
+
+
 def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
     """Numbered options; those of one group share lines under its heading, as many as fit in `width`."""
     lines: list[str] = []
@@ -100,17 +146,19 @@ def option_lines(options: list[tuple[str, str]], width: int = 100) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    players = tuple(name.strip() for name in args.players.split(","))
-    if len(players) != 2:
-        raise UsageError(f"--players takes two players separated by a comma, e.g. {PLAYER_CHOICES}")
     if args.record:
         check_writable(args.record)  # before the game, so a game played by hand is not lost at the end
-    game, data = find_squads(args.data_dir, [args.squad_a, args.squad_b], "play")
+    game, data, squads = _game_and_squads(args)
+    default = game.default_players.get("play", PLAYER_CHOICES)
+    players = tuple(name.strip() for name in (args.players or default).split(","))
+    if len(players) != 2:
+        raise UsageError(f"--players takes two players separated by a comma, e.g. {default}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    request = PlayRequest(args.squad_a, args.squad_b, (players[0], players[1]), seed, args.first,
+    request = PlayRequest(squads[0], squads[1], (players[0], players[1]), seed, args.first,
                           None if args.data_dir is None else str(args.data_dir))
     try:
-        record = game.play(data, request, out, partial(_choose, Prompt(sys.stdin)))
+        prompt = Prompt(sys.stdin)
+        record = game.play(data, request, out, partial(_choose, prompt), partial(_handover, prompt))
     except _Quit as stop:
         err(f"duelkit: game not finished: {stop}" + ("; no record written" if args.record else ""))
         return EXIT_PROBLEMS

@@ -10,6 +10,9 @@ from typing import Any
 from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, EXIT_PROBLEMS, add_command, err, out, resolve_project
 from toolkit.cli.play import find_squads
 from toolkit.errors import DuelkitError, UsageError
+from toolkit.game import Game, GameData
+from toolkit.registry import discover
+from toolkit.terminal import terminal_safe
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # a 300-turn game is about 100 KB; anything far larger is not a record
 MAX_HEADER_CHARS = 100_000  # a record's first line is a few hundred characters
@@ -38,8 +41,8 @@ def _read(path: Path) -> str:
         raise DuelkitError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _header(path: Path, text: str) -> tuple[list[str], str | None]:
-    """The squads and data folder the record's first line names."""
+def _header(path: Path, text: str) -> tuple[list[str] | str, str | None]:
+    """The squads (or, for a game without squads, its id) and data folder the record's first line names."""
     end = text.find("\n", 0, MAX_HEADER_CHARS + 1)
     first = text[:MAX_HEADER_CHARS + 1] if end < 0 else text[:end]
     if len(first) > MAX_HEADER_CHARS:
@@ -49,6 +52,9 @@ def _header(path: Path, text: str) -> tuple[list[str], str | None]:
         header = json.loads(first)
     except (ValueError, RecursionError) as exc:  # RecursionError: arrays nested thousands deep
         raise DuelkitError(f"{path}: line 1: not JSON ({exc}); a game record starts with its JSON header") from None
+    if isinstance(header, dict) and "squads" not in header and isinstance(header.get("game"), str):
+        data = header.get("data")
+        return header["game"], data if isinstance(data, str) else None
     try:
         squads = header["squads"]
         data = header.get("data")
@@ -60,6 +66,17 @@ def _header(path: Path, text: str) -> tuple[list[str], str | None]:
         raise DuelkitError(f"{path}:1: not a game record (the first line must be its JSON header with "
                            "`squads`)") from None
     return squads, data
+
+
+def _game_of(data_dir: Path | None, game_id: str) -> tuple[Game, GameData]:
+    """The project's game a squadless record names (the card duel)."""
+    found, _ = discover(data_dir)
+    for game, where in found:
+        if game.id == game_id and game.supports("replay"):
+            return game, game.load(where)
+    held = ", ".join(game.id for game, _ in found) or "none"
+    raise UsageError(f"the record is a {terminal_safe(game_id)[:40]} game, but {data_dir or 'the bundled data'} "
+                     f"holds {held}; run replay in that game's project or give it as --data")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +92,10 @@ def run(args: argparse.Namespace) -> int:
     hint = (f" (the record was played with the data in '{recorded}': give that folder as --data)"
             if recorded and args.data is None else "")
     try:
-        game, data = find_squads(args.data_dir, squads, "replay")
+        if isinstance(squads, str):
+            game, data = _game_of(args.data_dir, squads)
+        else:
+            game, data = find_squads(args.data_dir, squads, "replay")
     except UsageError as exc:
         raise UsageError(f"{exc}{hint}") from None
     try:

@@ -11,7 +11,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, err, out, output_folder, resolve_project
+from toolkit.cli.common import (
+    BUNDLED_NOTE,
+    EXIT_OK,
+    add_command,
+    err,
+    out,
+    output_folder,
+    resolve_project,
+    squadless_project,
+)
 from toolkit.cli.play import find_squads
 from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
@@ -19,23 +28,34 @@ from toolkit.registry import discover
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 10_000  # --until-ci without --games stops here at the latest
+DEFAULT_PLAYERS = "greedy,greedy"
 
 
 def add_parser(commands: Any) -> None:
     simulate = add_command(
         commands, "simulate", "self-play: win rates with Wilson intervals, first-player edge, what decided the games",
         ["duelkit simulate hydro-conductor malfunction-cascade --games 400 --jobs 2",
-         "duelkit simulate --round-robin --players greedy,greedy --out playtest"],
-        ["Games are played in seat-swapped pairs that share their dice, so luck cancels between the seats."])
+         "duelkit simulate --round-robin --players greedy,greedy --out playtest",
+         "duelkit simulate                   # in a card-duel project: equilibrium,greedy duels",
+         "duelkit simulate --players equilibrium,random --builds glass-cannon,tank --techniques irimi+mushin"],
+        ["Games are played in seat-swapped pairs that share their dice, so luck cancels between the seats.",
+         "A project of the card duel has no squads: whole duels (draft, builds, turns) with the two players taking "
+         "turns as the Challenger."])
     simulate.add_argument("args", nargs="*", metavar="SQUAD_A SQUAD_B [DATA_DIR]",
-                          help="the two squads and the project folder (with --round-robin: only [DATA_DIR])")
+                          help="the two squads and the project folder (with --round-robin, or in a card-duel "
+                               "project: only [DATA_DIR])")
     simulate.add_argument("--round-robin", action="store_true", help="every squad against every squad")
     simulate.add_argument("--games", type=int, metavar="N",
                           help=f"games per match, an even number (default {DEFAULT_GAMES}; with --until-ci the cap, "
                                f"default {DEFAULT_CAP})")
-    simulate.add_argument("--players", default="greedy,greedy", metavar="P,Q",
+    simulate.add_argument("--players", metavar="P,Q",
                           help="who plays A and B: random, greedy, search, search:N (iterations) or search:Nms "
-                               "(default greedy,greedy)")
+                               "(default greedy,greedy); the card duel: random, greedy, equilibrium, equilibrium:N "
+                               "(default equilibrium,greedy)")
+    simulate.add_argument("--builds", metavar="A[,B]",
+                          help="card duel: fix the players' builds (build ids or Speed/Strength/Defense, e.g. 1/4/1)")
+    simulate.add_argument("--techniques", metavar="X+Y[,Z+W]",
+                          help="card duel: fix the players' hands instead of drafting (one id: that technique twice)")
     simulate.add_argument("--seed", type=int, metavar="S", help="root seed (default: a fresh one, printed)")
     simulate.add_argument("--jobs", type=int, default=1, metavar="K", help="local processes (default 1)")
     simulate.add_argument("--cluster", metavar="auto|ADDRESS",
@@ -78,14 +98,32 @@ class _Bar:
             self.bar.stop()
 
 
+def _squadless(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[str, str] | None]] | None:
+    """The game of a project without squads (the card duel), when that is what [DATA_DIR] or the folder here
+    holds; None otherwise (the squad forms apply)."""
+    if len(args.args) > 1:
+        return None
+    project = squadless_project(args.args[0] if args.args else None)
+    if project is None:
+        return None
+    folder, found = project
+    if args.round_robin:
+        raise UsageError(f"{found[0][0].id} has no squads to play a round robin of: leave out --round-robin")
+    args.data_dir = folder
+    return [(game, game.load(where), None) for game, where in found if game.supports("simulate")]
+
+
 def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[str, str] | None]]:
+    squadless = _squadless(args)
+    if squadless is not None:
+        return squadless
     if args.round_robin:
         if len(args.args) > 1:
             raise UsageError("simulate --round-robin takes at most a DATA_DIR (no squads)")
         args.data_dir = Path(args.args[0]) if args.args else None
         resolve_project(args)
         found, _ = discover(args.data_dir)
-        playable = [(game, where) for game, where in found if game.supports("simulate")]
+        playable = [(game, where) for game, where in found if game.supports("simulate") and game.has_squads]
         if found and not playable:
             raise NotApplicable(found[0][0].why_not("simulate"))
         return [(game, game.load(where), None) for game, where in playable]
@@ -99,17 +137,19 @@ def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[
 
 
 def run(args: argparse.Namespace) -> int:
-    players = tuple(name.strip() for name in args.players.split(","))
-    if len(players) != 2:
-        raise UsageError("--players takes two players separated by a comma, e.g. greedy,search")
     games = args.games if args.games is not None else (DEFAULT_CAP if args.until_ci is not None else DEFAULT_GAMES)
     todo = _games_to_run(args)  # the squads and data first: a usage error comes without a seed line
+    default = todo[0][0].default_players.get("simulate", DEFAULT_PLAYERS) if todo else DEFAULT_PLAYERS
+    players = tuple(name.strip() for name in (args.players or default).split(","))
+    if len(players) != 2:
+        raise UsageError("--players takes two players separated by a comma, e.g. greedy,search")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if args.seed is None:
         err(f"seed {seed} (pass --seed {seed} to play the same games again)")
     requests = [(game, data, SimulateRequest(squads, games, (players[0], players[1]), seed, args.jobs,
                                              tuple(args.rules), args.until_ci, args.cluster, args.out is not None,
-                                             data=None if args.data_dir is None else str(args.data_dir)))
+                                             data=None if args.data_dir is None else str(args.data_dir),
+                                             builds=args.builds, techniques=args.techniques))
                 for game, data, squads in todo]
     with ExitStack() as stack:
         folder = None

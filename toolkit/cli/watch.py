@@ -1,12 +1,13 @@
 """`duelkit watch`: build the kit, then rebuild it whenever a YAML file of the project is saved.
 
-Each save: the data is loaded and checked again; with errors, they are printed and the last good kit stays
-as it is. Otherwise the kit is laid out, only the files whose scene changed are drawn (`RenderCache`:
-unchanged components keep the bytes drawn before, and kit.pdf is re-assembled from the component PDFs),
-and only the files that changed are replaced in the kit folder (`OutputFolder.update`, atomic). The
-watcher holds the output folder's lock while it runs, so a `duelkit build` into the same folder is told
-to wait. Saves are reported by watchfiles (the `notify` library: inotify, FSEvents, ...), so an editor
-that saves by writing a new file and renaming it is seen too.
+Each save: the data is loaded and checked again; only the files whose bytes changed are parsed again
+(`ParseCache`). With errors, they are printed and the last good kit stays as it is. Otherwise the kit is
+laid out (pieces whose inputs are unchanged are not laid out again: `LayoutMemo`), only the files whose
+scene changed are drawn (`RenderCache`: unchanged components keep the bytes drawn before, and kit.pdf is
+re-assembled from the component PDFs), and only the files that changed are replaced in the kit folder
+(`OutputFolder.update`, atomic). The watcher holds the output folder's lock while it runs, so a `duelkit
+build` into the same folder is told to wait. Saves are reported by watchfiles (the `notify` library:
+inotify, FSEvents, ...), so an editor that saves by writing a new file and renaming it is seen too.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from toolkit.report import format_text, summary
 if TYPE_CHECKING:
     import threading
 
+    from toolkit.kit.memo import LayoutMemo
     from toolkit.output import OutputFolder, RenderCache
+    from toolkit.yamlsource import ParseCache
 
 YAML_SUFFIXES = (".yaml", ".yml")
 QUIET_MS = 50  # a batch of saves is handled once nothing has changed for this long
@@ -141,15 +144,31 @@ class Session:
     args: argparse.Namespace
     written: dict[str, dict[str, bytes]] = field(default_factory=dict)
     caches: dict[str, RenderCache] = field(default_factory=dict)
+    parses: ParseCache | None = None
+    layout: LayoutMemo | None = None
     warnings: list[Problem] | None = None
 
     def restart(self) -> None:
         """Forget what was written: the folder watched now is another one, so its first build writes all."""
         self.written.clear()
+        self.parses = None
+        self.layout = None
         self.warnings = None
 
     def rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
-        """One rebuild: on invalid data, the problems are printed and nothing is written."""
+        """One rebuild: a file is parsed again only when its bytes changed (`ParseCache`); on invalid
+        data, the problems are printed and nothing is written."""
+        from toolkit.kit.memo import LayoutMemo, remembering
+        from toolkit.yamlsource import ParseCache, parsing_with
+
+        self.parses = self.parses or ParseCache()
+        self.layout = self.layout or LayoutMemo()
+        self.parses.start()
+        self.layout.start()
+        with parsing_with(self.parses), remembering(self.layout):
+            self._rebuild(folder, saved)
+
+    def _rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
         from toolkit.kit.batch import batch_allocation
         from toolkit.output import RenderCache, kit_files
 

@@ -41,6 +41,7 @@ from toolkit.safe_fs import display_path
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
+    from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
 @dataclass
@@ -285,7 +286,9 @@ class FigureGame(Game):
     def squad_ids(self, data: GameData) -> list[str]:
         return sorted(_database(data).squads)
 
-    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose) -> str:
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose,
+             handover: Show | None = None) -> str:
+        del handover  # one board on one screen: the figure duel has no secret choices
         from toolkit.figure.session import play
 
         return play(_database(data), request, show, choose)
@@ -297,6 +300,21 @@ class FigureGame(Game):
 
     def unit_ids(self, data: GameData) -> list[str]:
         return list(_database(data).units)
+
+    def web_players(self) -> list[str]:
+        from toolkit.figure.web.table import player_names
+
+        return player_names()
+
+    def web_table(self, data: GameData, request: TableRequest) -> Table:
+        from toolkit.figure.web.table import FigureTable
+
+        return FigureTable(_database(data), request)
+
+    def web_replay(self, data: GameData, record: str) -> ReplayFrames:
+        from toolkit.figure.web.replay import replay_frames
+
+        return replay_frames(_database(data), record)
 
     def broken_unit_ids(self, data: GameData) -> list[str]:
         return sorted(_database(data).broken_units)

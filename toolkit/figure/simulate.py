@@ -55,6 +55,8 @@ def parse_rules(pairs: tuple[str, ...]) -> Rules:
 
 
 def check_request(request: SimulateRequest) -> None:
+    if request.builds is not None or request.techniques is not None:
+        raise UsageError("--builds and --techniques are for sword-duel projects; the figure duel plays squads")
     if not 2 <= request.games <= MAX_GAMES or request.games % 2:
         raise UsageError(f"the number of games (--games; --board-games for balance) is an even number from 2 to "
                          f"{MAX_GAMES}: games come in seat-swapped pairs")

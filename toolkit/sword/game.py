@@ -8,10 +8,23 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from toolkit.errors import UsageError
-from toolkit.game import Advance, Game, GameData, Output, Where
+from toolkit.game import (
+    Advance,
+    Choose,
+    Game,
+    GameData,
+    Output,
+    PlayRequest,
+    ReplayResult,
+    Show,
+    SimulateProgress,
+    SimulateRequest,
+    SimulateResult,
+    Where,
+)
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.loading import Project
@@ -21,6 +34,7 @@ from toolkit.sword.constants import GAME_ID, GAME_NAME
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
     from toolkit.sword.context import SwordDatabase
+    from toolkit.web.table import Table, TableRequest
 
 
 @dataclass
@@ -57,12 +71,15 @@ class SwordGame(Game):
 
     id = GAME_ID
     title = GAME_NAME
-    commands = Game.commands | {"export"}
+    commands = Game.commands | {"export", "simulate", "balance", "play", "replay"}
+    has_squads = False
+    on_purpose_only = frozenset({"balance"})
+    # its strongest player against the baseline, against a person, and against itself for the balance table
+    default_players: ClassVar[dict[str, str]] = {"simulate": "equilibrium,greedy", "play": "human,equilibrium",
+                                                  "balance": "equilibrium,equilibrium"}
 
     def why_not(self, command: str) -> str:
         reasons = {
-            "balance": "it rates the figure duel's units against each other, and a card duel has no units (its "
-                       "self-play simulator is not written yet)",
             "odds": "it gives a Data Disk battle's odds; sword-duel resolves turns by cards, not spins",
             "board": "sword-duel has no board graph",
             "import": "the spreadsheet importer reads figure-duel units",
@@ -158,8 +175,58 @@ class SwordGame(Game):
         return Output({"quick-reference.pdf": render_pdf(Document(component.title, component.pages))},
                       "quick-reference.pdf")
 
+    def simulate(self, data: GameData, request: SimulateRequest, progress: SimulateProgress) -> SimulateResult:
+        from toolkit.sword.simulate import simulate
+
+        return simulate(_database(data), request, progress)
+
+    def play(self, data: GameData, request: PlayRequest, show: Show, choose: Choose,
+             handover: Show | None = None) -> str:
+        from toolkit.sword.session import play
+
+        return play(_database(data), request, show, choose, handover)
+
+    def replay(self, data: GameData, record: str, turn: int | None) -> ReplayResult:
+        from toolkit.sword.session import replay_record
+
+        return replay_record(_database(data), record, turn)
+
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+        """Self-play under the equilibrium player: technique table, ratings, builds, the honor rule."""
+        from toolkit.sword.balance import run_balance
+        from toolkit.sword.kit.balance_report import balance_csvs, balance_pdf
+        from toolkit.sword.report import balance_lines
+
+        db = _database(data)
+        found = run_balance(db, board)
+        files = {"balance.pdf": balance_pdf(found, db.name, paper), **balance_csvs(found)}
+        return Output(files, "balance.pdf (3 pages), techniques.csv, matchups.csv, builds.csv",
+                      balance_lines(found))
+
+    def simulate_folders(self, data: GameData, request: SimulateRequest) -> list[str]:
+        from toolkit.sword.simulate import output_folder_name
+
+        del data
+        return [output_folder_name(request.players)]
+
     def project_folders(self) -> list[tuple[str, str]]:
         return [("techniques", "techniques")]
+
+    def web_intro(self, data: GameData) -> str:
+        db = _database(data)
+        names = ", ".join(t.name for t in db.draft_techniques())
+        return (f"The draft deals {len(db.draft_techniques())} technique cards ({names}); one is removed at random, "
+                "then each player takes two in turn. Builds and choices are secret; both reveal together.")
+
+    def web_players(self) -> list[str]:
+        from toolkit.sword.web.table import COMPUTERS
+
+        return list(COMPUTERS)
+
+    def web_table(self, data: GameData, request: TableRequest) -> Table:
+        from toolkit.sword.web.table import SwordTable
+
+        return SwordTable.start(_database(data), request)
 
     def edit_hint(self) -> str:
         return "techniques"

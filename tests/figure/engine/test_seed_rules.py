@@ -258,3 +258,14 @@ def test_odds_with_a_respin_module_says_it_was_committed_in_the_module_phase(cap
     out = capsys.readouterr().out
     assert "re-spins once when it pays, after seeing the spins" in out
     assert "committed in the Module Phase" in out
+
+
+def test_simulate_json_counts_the_turns_played_at_the_turn_limit(capsys):
+    import json
+
+    from toolkit.cli import main
+    assert main(["simulate", "attrition-lock", "grid-surge", "--games", "2", "--rules", "turn_limit=2", "--json",
+                 "--seed", "1"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["turns"]["max"] == 2  # was 3: the turn the limit stopped was counted as played
+    assert summary["mean_turns"] == 2.0

@@ -279,7 +279,7 @@ def replay(record: Record, game: GameTables, until_turn: int | None = None) -> R
     for number, row in record.rows():
         if until_turn is not None and result.at_turn is None and state.turn + 1 >= until_turn:
             result.at_turn = state.clone()
-        problem = _replay_line(state, row)
+        problem = replay_line(state, row)
         if problem == "result":
             expected = row["result"]
             result.result_matches = isinstance(expected, dict) and expected == result_json(state)
@@ -296,7 +296,7 @@ def replay(record: Record, game: GameTables, until_turn: int | None = None) -> R
     return result
 
 
-def _replay_line(state: GameState, row: dict[str, Any]) -> str | None:
+def replay_line(state: GameState, row: dict[str, Any]) -> str | None:
     """None when the line replays; "result" for the closing line; otherwise what is wrong with it."""
     if "result" in row:
         return "result"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from toolkit.figure import constants
 from toolkit.figure.kit.colors import LEGEND_ORDER, SEGMENT
@@ -18,6 +19,7 @@ from toolkit.figure.rules.disk import range_label, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
+from toolkit.kit.memo import laid_out
 from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
@@ -139,7 +141,15 @@ def arc_name(name: str, cx: float, cy: float, radius: float) -> tuple[list[Shape
 
 def spinner_cell(unit: Unit, x: float, y: float, width: float,
                  radius: float = DIAMETER / 2) -> tuple[list[Shape], list[tuple[str, str]]]:
-    """One cell: the disc, its name inside the cut circle along the bottom; (x, y) is the cell's top-left."""
+    """One cell: the disc, its name inside the cut circle along the bottom; (x, y) is the cell's top-left.
+    Laid out once per watch for the same unit and place (`laid_out`): a pure function of its arguments."""
+    inputs = (unit, x, y, width, radius)
+    items, cut = laid_out("spinner_cell", inputs, partial(_spinner_cell, *inputs))
+    return list(items), list(cut)
+
+
+def _spinner_cell(unit: Unit, x: float, y: float, width: float,
+                  radius: float) -> tuple[tuple[Shape, ...], tuple[tuple[str, str], ...]]:
     cx = x + width / 2
     cy = y + radius + CUT_GAP
     items, cut = disc(unit, cx, cy, radius)
@@ -147,7 +157,7 @@ def spinner_cell(unit: Unit, x: float, y: float, width: float,
     if overflow:
         cut.append(("name", unit.name))
     items += letters
-    return items, cut
+    return tuple(items), tuple(cut)
 
 
 @dataclass(frozen=True)

@@ -181,8 +181,9 @@ def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     if picture is not None:  # the unit's picture in a small frame above its code, where the name would go
         box = 6.5 * s
         art += framed(picture, -box / 2, -6.2 * s - box / 2 - 0.6 * s, box, box, team.ink, width=0.2)
-    elif name:  # a nicety: left off when it cannot be read whole
-        lines = fit_in_disc(name, ring, -6.2 * s, "condensed", 5.5 * s, 4.0, 1, team.ink, RING_CLEAR)
+    elif name:  # the name, else its short form (Conductor-Class -> Conductor-Cl.): a token names its unit
+        lines = (fit_in_disc(name, ring, -6.2 * s, "condensed", 5.5 * s, 4.0, 1, team.ink, RING_CLEAR)
+                 or fit_in_disc(abbreviate(name), ring, -6.2 * s, "condensed", 5.5 * s, 4.0, 1, team.ink, RING_CLEAR))
         art += lines or []
     mp = fit_in_disc(f"{ctx.theme.terms.mp} {unit.mp}", ring, 6.9 * s, "bold", 7.0 * s, 5.0, 1, team.ink, RING_CLEAR)
     if mp is None:

@@ -9,7 +9,6 @@ Seeds are derived with blake2b, never Python's `hash` (which changes between pro
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass
 
@@ -20,12 +19,7 @@ from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
 from toolkit.figure.engine.tables import BAY, REMOVED, GameTables
 from toolkit.players import PLAYERS
-
-
-def derive(seed: int, *parts: object) -> int:
-    """A 64-bit seed from the root seed and a path of names, the same in every process and Python."""
-    text = ":".join(str(part) for part in (seed, *parts))
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+from toolkit.selfplay.stats import derive
 
 
 @dataclass(frozen=True)

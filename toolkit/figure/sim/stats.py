@@ -8,7 +8,6 @@ rate add up to one.
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -19,22 +18,12 @@ from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
 from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult
 from toolkit.players import PLAYERS
+from toolkit.selfplay.stats import interval, lengths, rate, wilson
 
-Z95 = 1.959963984540054
+__all__ = ["games_csv", "summarize", "summary_lines", "widest_interval", "wilson"]
+
 REASONS = (GOAL, LOCKOUT, TURN_LIMIT, REPETITION)
 REASON_WORDS = {GOAL: "goal capture", LOCKOUT: "lockout", TURN_LIMIT: "turn limit", REPETITION: "repetition"}
-HISTOGRAM_BINS = 10
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default): honest near 0 and 1 and for few games."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def widest_interval(results: Sequence[GameResult]) -> float:
@@ -59,40 +48,17 @@ def summarize(game: GameTables, results: Sequence[GameResult], players: tuple[st
         "pairs": n // 2,
         "wins": {"a": wins[0], "b": wins[1]},
         "draws": draws,
-        "win_rate": {"a": _rate(wins[0], n), "b": _rate(wins[1], n)},
-        "interval": {"a": _interval(wins[0], n), "b": _interval(wins[1], n)},
+        "win_rate": {"a": rate(wins[0], n), "b": rate(wins[1], n)},
+        "interval": {"a": interval(wins[0], n), "b": interval(wins[1], n)},
         "first_player_wins": first_wins,
-        "first_player_rate": _rate(first_wins, decisive),
-        "first_player_interval": _interval(first_wins, decisive),
+        "first_player_rate": rate(first_wins, decisive),
+        "first_player_interval": interval(first_wins, decisive),
         "victory": {reason: sum(1 for r in results if r.reason == reason) for reason in REASONS},
         "mean_turns": round(statistics.fmean(turns), 3) if turns else 0.0,
-        "turns": _lengths(turns),
+        "turns": lengths(turns),
         "units": {PLAYERS[side].value.lower(): _units(game, results, side) for side in (0, 1)},
         "modules": {PLAYERS[side].value.lower(): _modules(game, results, side) for side in (0, 1)},
     }
-
-
-def _rate(k: int, n: int) -> float:
-    return round(k / n, 6) if n else 0.0
-
-
-def _interval(k: int, n: int) -> list[float]:
-    low, high = wilson(k, n)
-    return [round(low, 6), round(high, 6)]
-
-
-def _lengths(turns: list[int]) -> dict[str, Any]:
-    if not turns:
-        return {"min": 0, "median": 0, "max": 0, "histogram": []}
-    low, high = turns[0], turns[-1]
-    width = max(1, math.ceil((high - low + 1) / HISTOGRAM_BINS))
-    bins = []
-    start = low
-    while start <= high:
-        end = start + width - 1
-        bins.append([start, end, sum(1 for t in turns if start <= t <= end)])
-        start = end + 1
-    return {"min": low, "median": statistics.median(turns), "max": high, "histogram": bins}
 
 
 def _units(game: GameTables, results: Sequence[GameResult], side: int) -> list[dict[str, Any]]:

@@ -124,11 +124,11 @@ def _player(role: Role, build: HasAttributes, techniques: Sequence[Technique]) -
 
 
 def new_duel(challenger_build: HasAttributes, challenger_techniques: Sequence[Technique],
-             defender_build: HasAttributes, defender_techniques: Sequence[Technique]) -> DuelState:
-    """Turn 1, Apart; Challenger 1 Momentum 0 Balance, Defender 0/1, 3 Health each."""
+             defender_build: HasAttributes, defender_techniques: Sequence[Technique], honor: bool = True) -> DuelState:
+    """Turn 1, Apart; Challenger 1 Momentum 0 Balance, Defender 0/1, 3 Health each (`honor`: see DuelState)."""
     players = (_player(Role.CHALLENGER, challenger_build, challenger_techniques),
                _player(Role.DEFENDER, defender_build, defender_techniques))
-    return DuelState(turn=1, range=Range.APART, players=players)
+    return DuelState(turn=1, range=Range.APART, players=players, honor=honor)
 
 
 # --- legal choices -------------------------------------------------------------------------------
@@ -180,6 +180,11 @@ def illegal_reason(state: DuelState, player: Player, choice: Choice) -> str | No
     if not isinstance(choice.move, Move) or not isinstance(choice.action, (Action, type(None))) \
             or not isinstance(choice.insight, (InsightTarget, type(None))):
         return "move must be a Move, action an Action or None, insight an InsightTarget or None"
+    try:
+        if choice in _legal(state, player)[2]:
+            return None
+    except TypeError:  # an unhashable field: certainly not a legal choice; say why below
+        pass
     technique = state.players[player.seat].techniques[choice.technique]
     if (choice.action, choice.insight) not in _actions(state.range, choice.move, technique):
         if (choice.action is Action.INSIGHT) != (choice.insight is not None):
@@ -195,16 +200,33 @@ def illegal_reason(state: DuelState, player: Player, choice: Choice) -> str | No
     return None
 
 
+_LEGAL: dict[tuple[Range, int, int], tuple[tuple[Technique, Technique], tuple[Choice, ...], frozenset[Choice]]] = {}
+
+
+def _legal(state: DuelState, player: Player) -> tuple[tuple[Technique, Technique], tuple[Choice, ...],
+                                                       frozenset[Choice]]:
+    """The legal choices for a range and hand, listed once (they depend on nothing else); the entry keeps
+    its techniques, so a reused object id is never mistaken for them."""
+    techniques = state.players[player.seat].techniques
+    key = (state.range, id(techniques[0]), id(techniques[1]))
+    entry = _LEGAL.get(key)
+    if entry is None or entry[0][0] is not techniques[0] or entry[0][1] is not techniques[1]:
+        choices = []
+        for index, technique in enumerate(techniques):
+            evades, resets = _evades(technique), _resets(technique)
+            for move in Move:
+                for (action, target), (evade, using, special), reset in itertools.product(
+                        _actions(state.range, move, technique), evades, resets):
+                    choices.append(Choice(move, action, index, evade, using, special, target, reset))
+        if len(_LEGAL) > 4096:
+            _LEGAL.clear()
+        entry = _LEGAL[key] = (techniques, tuple(choices), frozenset(choices))
+    return entry
+
+
 def legal_choices(state: DuelState, player: Player) -> list[Choice]:
     """Every legal Choice for the player (Retreat on turn 4+ is legal: it loses by dishonor)."""
-    choices = []
-    for index, technique in enumerate(state.players[player.seat].techniques):
-        evades, resets = _evades(technique), _resets(technique)
-        for move in Move:
-            for (action, target), (evade, using, special), reset in itertools.product(
-                    _actions(state.range, move, technique), evades, resets):
-                choices.append(Choice(move, action, index, evade, using, special, target, reset))
-    return choices
+    return list(_legal(state, player)[1])
 
 
 # --- one turn ------------------------------------------------------------------------------------
@@ -220,11 +242,12 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice) -> TurnRe
             raise IllegalChoice(f"{state.players[player.seat].name}: {reason}")
     sides = tuple(Combatant(p, c, state.players[p.seat].techniques[c.technique])
                   for p, c in zip(PLAYERS, (choice_a, choice_b), strict=True))
-    players = [replace(p, knows=replace(p.knows, technique=None)) for p in state.players]
+    players = [p if p.knows.technique is None else replace(p, knows=replace(p.knows, technique=None))
+               for p in state.players]
     turn = Turn(players, (sides[0], sides[1]), state.range, False)
     turn.log.append(f"Turn {state.turn} at {state.range.value}: " + "; ".join(_cards(turn, s) for s in sides) + ".")
     _start_of_turn(turn)
-    result = _honor(turn, state.turn)
+    result = _honor(turn, state.turn) if state.honor else None
     if result is None:
         _move(turn, state.range)
         _update_resources(turn)
@@ -236,7 +259,7 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice) -> TurnRe
     if result is not None:
         turn.log.append(_describe(result, turn))
     next_turn = state.turn if result is not None else state.turn + 1
-    return TurnResult(DuelState(next_turn, turn.distance, (turn.players[0], turn.players[1]), result),
+    return TurnResult(DuelState(next_turn, turn.distance, (turn.players[0], turn.players[1]), result, state.honor),
                       tuple(turn.log))
 
 

@@ -6,7 +6,7 @@ when their `when` condition holds in a `View` (one player's side of the table at
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from toolkit.sword import constants
@@ -46,9 +46,21 @@ def holds(cond: Condition, view: View) -> bool:
     ))
 
 
+_KINDS: dict[int, tuple[Technique, dict[str, list[Any]]]] = {}
+
+
 def of_kind(technique: Technique, kind: str) -> list[Any]:
-    """The technique's effects of one kind, whatever their conditions."""
-    return [effect for effect in technique.effects if effect.kind == kind]
+    """The technique's effects of one kind, whatever their conditions (grouped once per technique object;
+    techniques are frozen, and the entry keeps its technique so an id is never reused while cached)."""
+    entry = _KINDS.get(id(technique))
+    if entry is None or entry[0] is not technique:
+        groups: dict[str, list[Any]] = {}
+        for effect in technique.effects:
+            groups.setdefault(effect.kind, []).append(effect)
+        if len(_KINDS) > 4096:
+            _KINDS.clear()
+        entry = _KINDS[id(technique)] = (technique, groups)
+    return list(entry[1].get(kind, ()))
 
 
 def active(technique: Technique, kind: str, view: View) -> list[Any]:
@@ -76,7 +88,12 @@ def initiative_bounds(technique: Technique) -> tuple[int, int]:
 def adjust(player: PlayerState, technique: Technique, resource: Resource, delta: int) -> PlayerState:
     """Add `delta` to a resource, kept between 0 and the played technique's cap."""
     value = min(max(getattr(player, resource) + delta, 0), cap(technique, resource))
-    return replace(player, **{resource: value})
+    if value == getattr(player, resource):
+        return player
+    # built directly: dataclasses.replace was most of a turn's cost (lookahead players resolve thousands)
+    momentum, balance = (value, player.balance) if resource == "momentum" else (player.momentum, value)
+    return PlayerState(player.role, player.attributes, player.techniques, momentum, balance, player.health,
+                       player.knows)
 
 
 def clamp(player: PlayerState, technique: Technique) -> PlayerState:

@@ -66,11 +66,16 @@ class DuelOver(SwordRulesError):
 
 
 class HasAttributes(Protocol):
-    """Anything with the three attributes (a `Build` from the YAML, or `Attributes`)."""
+    """Anything with the three attributes (a `Build` from the YAML, or `Attributes`), read only."""
 
-    speed: int
-    strength: int
-    defense: int
+    @property
+    def speed(self) -> int: ...
+
+    @property
+    def strength(self) -> int: ...
+
+    @property
+    def defense(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +124,14 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class DuelState:
-    """`turn` is the turn about to be played (it stays on the last turn once there is a result)."""
+    """`turn` is the turn about to be played (it stays on the last turn once there is a result). `honor`
+    False plays without the honor rule (Retreat never loses): `duelkit balance` measures the rule's effect."""
 
     turn: int
     range: Range
     players: tuple[PlayerState, PlayerState]
     result: Result | None = None
+    honor: bool = True
 
 
 @dataclass(frozen=True, slots=True)

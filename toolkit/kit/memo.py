@@ -1,0 +1,66 @@
+"""Layout remembered between the rebuilds of one `duelkit watch`: a piece laid out from the same inputs
+is not laid out again (a save that changes one unit lays out that unit's disc alone).
+
+Only pure layout goes through here: a function of its arguments (frozen, hashable data) and of the
+project's fallback fonts (text is measured with them, so they are part of every key). Outside a watch
+(`remembering` not entered) nothing is remembered. What the last rebuild did not use is forgotten at the
+next `start`, so the memory holds one kit's pieces at most."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TypeVar
+
+from toolkit.render.fonts import fallback_fonts
+
+R = TypeVar("R")
+
+
+class LayoutMemo:
+    """Laid-out pieces by (what, inputs, fallback fonts)."""
+
+    def __init__(self) -> None:
+        self.entries: dict[Hashable, Any] = {}
+        self.used: dict[Hashable, Any] = {}
+        self.computed = 0  # pieces laid out (not found) since `start`
+
+    def start(self) -> None:
+        if self.used:
+            self.entries, self.used = self.used, {}
+        self.computed = 0
+
+    def get(self, key: Hashable, compute: Callable[[], R]) -> R:
+        if key in self.used:
+            return self.used[key]
+        found = self.entries.get(key, _MISSING)
+        if found is _MISSING:
+            found = compute()
+            self.computed += 1
+        self.used[key] = found
+        return found
+
+
+_MISSING = object()
+_MEMO: ContextVar[LayoutMemo | None] = ContextVar("duelkit_layout_memo", default=None)
+
+
+@contextmanager
+def remembering(memo: LayoutMemo) -> Iterator[LayoutMemo]:
+    """Layout done inside this block through `laid_out` is looked up in `memo` first."""
+    token = _MEMO.set(memo)
+    try:
+        yield memo
+    finally:
+        _MEMO.reset(token)
+
+
+def laid_out(what: str, inputs: Hashable, compute: Callable[[], R]) -> R:
+    """`compute()`, or what it returned for the same `what` and `inputs` earlier in this watch. The caller
+    must not change what it gets (it is shared between rebuilds)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return compute()
+    fonts = tuple(font.pdf_name for font in fallback_fonts())
+    return memo.get((what, inputs, fonts), compute)

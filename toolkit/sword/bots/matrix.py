@@ -1,0 +1,78 @@
+"""Zero-sum matrix games solved by linear programming (scipy's HiGHS through `scipy.optimize.linprog`).
+
+`solve` takes one payoff matrix per opponent type the player imagines (rows: its choices; columns: that
+type's choices) and maximises the average over types of what the worst column of each type leaves: the
+opponent knows its own type, the player does not (a Bayesian game in which every type answers
+separately). With one type it is the classic maximin strategy of a matrix game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+from toolkit.problems import DuelkitError
+
+
+class SolverError(DuelkitError):
+    """HiGHS did not find the optimum (it always exists for a finite matrix game)."""
+
+
+@dataclass(frozen=True)
+class Solution:
+    strategy: tuple[float, ...]  # probability of each row, summing to 1
+    value: float  # the guaranteed average value over the types
+
+
+def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float] | None = None,
+          slack: float = 1e-6) -> Solution:
+    """The row player's maximin mixed strategy against every type's best columns. Many strategies often
+    guarantee the same value (every choice can be punished by some column); with `prefer` (a value per row)
+    a second LP picks, among the strategies guaranteeing the optimum (within `slack`), the one with the best
+    preferred value, rather than whichever vertex the solver reaches first."""
+    rows = len(matrices[0])
+    types = len(matrices)
+    if rows == 1:
+        return Solution((1.0,), float(np.mean([min(m[0]) for m in matrices])))
+    # variables: x_1..x_rows, v_1..v_types; maximise mean(v) <=> minimise -sum(v)/types
+    cost = np.concatenate([np.zeros(rows), -np.ones(types) / types])
+    blocks = []
+    for t, matrix in enumerate(matrices):
+        a = np.asarray(matrix, dtype=float)  # rows x cols
+        block = np.zeros((a.shape[1], rows + types))
+        block[:, :rows] = -a.T  # v_t - sum_i x_i a_ij <= 0 for every column j
+        block[:, rows + t] = 1.0
+        blocks.append(block)
+    a_ub = np.vstack(blocks)
+    b_ub = np.zeros(a_ub.shape[0])
+    a_eq = np.concatenate([np.ones(rows), np.zeros(types)])[None, :]
+    bounds = [(0.0, 1.0)] * rows + [(None, None)] * types
+    found = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    if found.status != 0:
+        raise SolverError(f"the matrix game could not be solved: {found.message}")
+    value = float(-found.fun)
+    if prefer is not None:
+        # keep the guarantee: -mean(v) <= -(value - slack); maximise the preferred value
+        keep = np.concatenate([np.zeros(rows), -np.ones(types) / types])[None, :]
+        again = linprog(np.concatenate([-np.asarray(prefer, dtype=float), np.zeros(types)]),
+                        A_ub=np.vstack([a_ub, keep]), b_ub=np.concatenate([b_ub, [-(value - slack)]]),
+                        A_eq=a_eq, b_eq=[1.0], bounds=bounds, method="highs")
+        if again.status == 0:
+            found = again
+    x = np.clip(found.x[:rows], 0.0, None)
+    x = x / x.sum()
+    return Solution(tuple(float(p) for p in x), value)
+
+
+def guaranteed(strategy: Sequence[float], matrix: Sequence[Sequence[float]]) -> float:
+    """What a mixed strategy guarantees against an opponent who knows it and answers best (its worst column)."""
+    a = np.asarray(matrix, dtype=float)
+    return float(np.min(np.asarray(strategy) @ a))
+
+
+def exploitability(strategy: Sequence[float], matrix: Sequence[Sequence[float]]) -> float:
+    """How much a best response takes from the strategy below the game's value (0 for an equilibrium)."""
+    return solve([matrix]).value - guaranteed(strategy, matrix)
