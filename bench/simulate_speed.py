@@ -4,7 +4,9 @@ search decision takes against its budget.
     PYTHONPATH=. python bench/simulate_speed.py [--games N] [--decisions N]
 
 The issue's aims: 1,000 greedy-vs-greedy games in under 30 s on a 2-core machine, a search decision
-within its budget (at most 1 s by default). Wall-clock figures depend on what else the machine runs;
+within its budget
+(issue 23: at most 0.25 s by default; bench/search_speed.py has the detail). Wall-clock figures depend on
+what else the machine runs;
 CPU seconds of this process (time.process_time) are printed beside them for the one-job run.
 """
 

@@ -119,6 +119,9 @@ class SimulateRequest:
     data: str | None = None  # the data folder, as game records should name it
     builds: str | None = None  # --builds, as typed (games whose players choose a build)
     techniques: str | None = None  # --techniques, as typed (games whose players draft techniques)
+    ladder: tuple[str, ...] | None = None  # play the match once per rung, each bot against itself (--ladder)
+    baseline: Any = None  # another project's loaded data (GameData): the same seeds on it (--baseline)
+    baseline_name: str = ""  # how to name it in reports
 
 
 @dataclass
@@ -221,10 +224,11 @@ class Game(ABC):
         del data, paper, templates
         raise NotApplicable(self.why_not("reference"))
 
-    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None,
+                progress: SimulateProgress | None = None) -> Output:
         """Every unit against every unit: the balance report (with `board`, also the board-level section:
         every squad against every squad, and each unit's impact on its squad's win rate)."""
-        del data, paper, board
+        del data, paper, board, progress
         raise NotApplicable(self.why_not("balance"))
 
     def without_invalid(self, data: GameData) -> tuple[GameData, list[str]]:

@@ -219,9 +219,11 @@ def test_balance_board_adds_the_round_robin_and_unit_impact(capsys, tmp_path: Pa
     code, _, err = run(capsys, "balance", "--game", "duel-protocol", "--out", str(tmp_path / "plain"))
     assert code == 0, err
     code, out, err = run(capsys, "balance", "--game", "duel-protocol", "--board", "--board-games", "2",
-                         "--players", "random,random", "--out", str(tmp_path / "board"))
+                         "--players", "random,random", "--ladder", "random,greedy", "--out", str(tmp_path / "board"))
     assert code == 0, err
     assert "board level: 2 squads" in out
+    assert "(random vs random)" in out  # the report names its players
+    assert out.count("skill ladder, 2 games a rung") == 3  # each match of the round robin, at each rung
     folder = tmp_path / "board" / "duel-protocol"
     rows = list(csv.DictReader(io.StringIO((folder / "board.csv").read_text())))
     assert len(rows) == 12

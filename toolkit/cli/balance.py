@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from toolkit.cli.common import (
@@ -15,12 +17,15 @@ from toolkit.cli.common import (
     output_folder,
     select_games,
 )
+from toolkit.cli.simulate import LADDER, ProgressBar
 from toolkit.errors import UsageError
 from toolkit.game import SimulateRequest
 from toolkit.registry import discover
+from toolkit.terminal import one_line
 
 # the options of the board-level section; None on the command line means "not given"
-BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1}
+BOARD_DEFAULTS: dict[str, Any] = {"board_games": 100, "players": "greedy,greedy", "seed": 1, "jobs": 1,
+                                  "ladder": ",".join(LADDER), "baseline": None}
 
 
 def add_parser(commands: Any) -> None:
@@ -41,6 +46,13 @@ def add_parser(commands: Any) -> None:
     balance.add_argument("--seed", type=int, metavar="S",
                          help=f"root seed for --board (default {BOARD_DEFAULTS['seed']})")
     balance.add_argument("--jobs", type=int, metavar="K", help="local processes for --board")
+    balance.add_argument("--ladder", metavar="P,Q,...",
+                         help="the skill ladder for --board: every match is also played by each of these bots "
+                              f"against itself, and verdicts that change with strength are marked (default "
+                              f"{BOARD_DEFAULTS['ladder']}; 'none' to skip)")
+    balance.add_argument("--baseline", type=Path, metavar="DIR",
+                         help="for --board: play the round robin's seeds on another version of the data too, and "
+                              "report each match's change with a paired interval")
     balance.set_defaults(run=run)
 
 
@@ -75,7 +87,22 @@ def _board_request(args: argparse.Namespace) -> SimulateRequest | None:
     players = tuple(name.strip() for name in value["players"].split(","))
     if len(players) != 2:
         raise UsageError("--players takes two players separated by a comma, e.g. greedy,greedy")
-    return SimulateRequest(None, value["board_games"], (players[0], players[1]), value["seed"], value["jobs"])
+    ladder = tuple(name.strip() for name in value["ladder"].split(",") if name.strip())
+    if ladder == ("none",):
+        ladder = ()
+    return SimulateRequest(None, value["board_games"], (players[0], players[1]), value["seed"], value["jobs"],
+                           ladder=ladder, baseline_name="" if value["baseline"] is None else str(value["baseline"]))
+
+
+def _with_baseline(board: SimulateRequest | None, game_id: str) -> SimulateRequest | None:
+    """The board request with the baseline project's data of this game (None when it has none)."""
+    if board is None or board.baseline_name == "":
+        return board
+    found, _ = discover(Path(board.baseline_name))
+    for game, where in found:
+        if game.id == game_id:
+            return replace(board, baseline=game.load(where), baseline_name=one_line(board.baseline_name)[:80])
+    raise UsageError(f"--baseline {one_line(board.baseline_name)[:80]} has no {game_id} data")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,9 +116,9 @@ def run(args: argparse.Namespace) -> int:
             err("(`duelkit balance --skip-invalid` leaves out the units with problems instead)")
             return EXIT_PROBLEMS
         loaded = valid
-    with output_folder(args, "balance", [game.id for game, _ in loaded]) as folder:
+    with output_folder(args, "balance", [game.id for game, _ in loaded]) as folder, ProgressBar("runs") as bar:
         for game, data in loaded:
-            written = game.balance(data, args.paper, board)
+            written = game.balance(data, args.paper, _with_baseline(board, game.id), bar.update)
             target = folder.replace(game.id, written.files)
             out(f"{game.id}: {written.note}; wrote {target}/")
             for line in written.lines:

@@ -25,9 +25,13 @@ from toolkit.cli.play import find_squads
 from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
 from toolkit.registry import discover
+from toolkit.terminal import one_line
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 10_000  # --until-ci without --games stops here at the latest
+# the default skill ladder: random play, the greedy bot, then the search at half and the whole of its default
+# budget (bots/search.DEFAULT_ITERATIONS; a test ties them; importing the bots here would slow every command)
+LADDER = ("random", "greedy", "search:10", "search:20")
 DEFAULT_PLAYERS = "greedy,greedy"
 
 
@@ -49,9 +53,9 @@ def add_parser(commands: Any) -> None:
                           help=f"games per match, an even number (default {DEFAULT_GAMES}; with --until-ci the cap, "
                                f"default {DEFAULT_CAP})")
     simulate.add_argument("--players", metavar="P,Q",
-                          help="who plays A and B: random, greedy, search, search:N (iterations) or search:Nms "
-                               "(default greedy,greedy); the card duel: random, greedy, equilibrium, equilibrium:N "
-                               "(default equilibrium,greedy)")
+                          help="who plays A and B: random, greedy, search, search:N (budget: turns played out) or "
+                               "search:Nms (default greedy,greedy); the card duel: random, greedy, equilibrium, "
+                               "equilibrium:N (default equilibrium,greedy)")
     simulate.add_argument("--builds", metavar="A[,B]",
                           help="card duel: fix the players' builds (build ids or Speed/Strength/Defense, e.g. 1/4/1)")
     simulate.add_argument("--techniques", metavar="X+Y[,Z+W]",
@@ -66,31 +70,42 @@ def add_parser(commands: Any) -> None:
     simulate.add_argument("--until-ci", type=float, metavar="W",
                           help="stop once both win-rate intervals are narrower than W (e.g. 0.05), checked "
                                "every 100 games")
+    simulate.add_argument("--ladder", nargs="?", const=",".join(LADDER), metavar="P,Q,...",
+                          help="play the match once per rung, each bot against itself, weakest first, and say "
+                               "whether the verdict holds as the bots get stronger (default rungs: "
+                               + ", ".join(LADDER) + ")")
+    simulate.add_argument("--baseline", type=Path, metavar="OTHER_PROJECT",
+                          help="play the same seeds on another version of the data and report each squad's "
+                               "win-rate change with a paired interval")
     simulate.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     simulate.add_argument("--out", type=Path, metavar="DIR",
                           help="also write playtest.pdf, games.csv and the first game records under DIR")
     simulate.set_defaults(run=run, bundled_note=BUNDLED_NOTE)
 
 
-class _Bar:
-    """A progress bar on an interactive terminal; nothing at all when standard error is piped."""
+class ProgressBar:
+    """A progress bar with the time left on an interactive terminal; nothing at all when standard error is
+    piped (`balance --board` uses it too)."""
 
-    def __init__(self) -> None:
+    def __init__(self, unit: str = "games") -> None:
         self.bar: Any = None
         self.task: Any = None
+        self.unit = unit
 
-    def __enter__(self) -> _Bar:
+    def __enter__(self) -> ProgressBar:
         if sys.stderr.isatty():
-            from rich.progress import Progress
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-            self.bar = Progress(transient=True)
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("time left"),
+                                TimeRemainingColumn(), console=Console(stderr=True), transient=True)
             self.bar.start()
-            self.task = self.bar.add_task("games", total=None)
+            self.task = self.bar.add_task(self.unit, total=None)
         return self
 
     def update(self, done: int, total: int) -> None:
         if self.bar is not None:
-            self.bar.update(self.task, completed=done, total=total, description=f"{done}/{total} games")
+            self.bar.update(self.task, completed=done, total=total, description=f"{done}/{total} {self.unit}")
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:
@@ -136,6 +151,25 @@ def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[
     return [(game, data, squads)]
 
 
+def _ladder(args: argparse.Namespace) -> tuple[str, ...] | None:
+    if args.ladder is None:
+        return None
+    ladder = tuple(name.strip() for name in args.ladder.split(",") if name.strip())
+    if len(ladder) < 2:
+        raise UsageError("--ladder takes at least two rungs, e.g. --ladder random,greedy,search")
+    return ladder
+
+
+def _baseline(args: argparse.Namespace, squads: tuple[str, str] | None) -> tuple[GameData | None, str]:
+    """The other project's data for --baseline (same squads), and its name for the report."""
+    if args.baseline is None:
+        return None, ""
+    if squads is None:
+        raise UsageError("--baseline compares one match: name SQUAD_A SQUAD_B")
+    _, baseline = find_squads(args.baseline, list(squads), "simulate")
+    return baseline, one_line(str(args.baseline))[:80]
+
+
 def run(args: argparse.Namespace) -> int:
     games = args.games if args.games is not None else (DEFAULT_CAP if args.until_ci is not None else DEFAULT_GAMES)
     todo = _games_to_run(args)  # the squads and data first: a usage error comes without a seed line
@@ -146,9 +180,12 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if args.seed is None:
         err(f"seed {seed} (pass --seed {seed} to play the same games again)")
+    ladder = _ladder(args)
+    baseline, baseline_name = _baseline(args, todo[0][2])
     requests = [(game, data, SimulateRequest(squads, games, (players[0], players[1]), seed, args.jobs,
                                              tuple(args.rules), args.until_ci, args.cluster, args.out is not None,
                                              data=None if args.data_dir is None else str(args.data_dir),
+                                             ladder=ladder, baseline=baseline, baseline_name=baseline_name,
                                              builds=args.builds, techniques=args.techniques))
                 for game, data, squads in todo]
     with ExitStack() as stack:
@@ -157,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
             names = [name for game, data, request in requests for name in game.simulate_folders(data, request)]
             folder = stack.enter_context(output_folder(args, "", names))
         results: list[tuple[Game, SimulateResult]] = []
-        with _Bar() as bar:
+        with ProgressBar() as bar:
             for game, data, request in requests:
                 results.append((game, game.simulate(data, request, bar.update)))
         for _, result in results:

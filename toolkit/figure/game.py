@@ -197,7 +197,8 @@ class FigureGame(Game):
             }
         return Output(files, f"manual.pdf ({len(pages) + len(quick)} pages), quick-reference.pdf and manual.html")
 
-    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None,
+                progress: SimulateProgress | None = None) -> Output:
         from toolkit.figure.analysis.balance import balance, playable
         from toolkit.figure.kit.balance_report import build_balance, matchups_csv, ratings_csv
         from toolkit.figure.kit.context import KitContext
@@ -220,16 +221,30 @@ class FigureGame(Game):
         board_files: dict[str, bytes] = {}
         if board is not None:
             from toolkit.figure.kit.playtest import board_csv, board_pages
+            from toolkit.figure.sim.verdict import ladder_lines
             from toolkit.figure.simulate import board_level
 
-            found = board_level(database, board)
+            found = board_level(database, board, progress)
             pages += board_pages(database, found)
             board_files["board.csv"] = board_csv(found).encode("utf-8")
             flagged = [i for i in found.impacts if i.flagged]
             stand_ins = ", ".join(f"{unit} for {squad}" for squad, unit in found.replacements.items())
             lines.append(f"  board level: {len(found.squads)} squads, {board.games} games per run, stand-ins "
                          f"{stand_ins}; units whose impact excludes parity: "
-                         + (", ".join(f"{i.squad}/{i.unit} {i.difference:+.0%}" for i in flagged) or "none"))
+                         + (", ".join(f"{i.squad}/{i.unit} {i.difference:+.0%}" for i in flagged) or "none")
+                         + f" ({board.players[0]} vs {board.players[1]})")
+            for ladder in found.ladders:
+                lines += ["", *ladder_lines(ladder)]
+            if found.baseline:
+                lines += ["", f"  against the baseline {board.baseline_name} (same seeds and dice, {board.games} "
+                          f"games a match, {board.players[0]} vs {board.players[1]}):"]
+            for change in found.baseline:
+                low, high = change["difference_interval"]
+                moved = "changed" if low > 0 or high < 0 else "no change beyond luck"
+                lines.append(f"    {change['squads']['a']} vs {change['squads']['b']}: "
+                             f"{change['baseline_win_rate_a'] * 100:.1f}% -> {change['win_rate_a'] * 100:.1f}% "
+                             f"({change['difference'] * 100:+.1f} points, paired 95% interval "
+                             f"{low * 100:+.1f} to {high * 100:+.1f}; {moved})")
         files = {
             "balance.pdf": render_pdf(Document(component.title, pages)),
             "balance.csv": ratings_csv(context, result).encode("utf-8"),

@@ -8,6 +8,7 @@ checkpoints of `--until-ci`, and builds the summary and, on request, the files f
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import DuelkitError, UsageError
@@ -21,6 +22,7 @@ from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest_interval
+from toolkit.figure.sim.verdict import baseline_lines, baseline_report, ladder_lines, ladder_verdict, warnings
 from toolkit.game import SimulateRequest, SimulateResult
 from toolkit.report import summary as problem_summary
 from toolkit.whole_numbers import NumberError, read_whole
@@ -62,7 +64,7 @@ def check_request(request: SimulateRequest) -> None:
                          f"{MAX_GAMES}: games come in seat-swapped pairs")
     if request.until_ci is not None and not 0 < request.until_ci < 1:
         raise UsageError("--until-ci takes the interval width as a fraction, e.g. 0.05 for 5 points")
-    for name in request.players:
+    for name in (*request.players, *(request.ladder or ())):
         make_bot(name)
 
 
@@ -74,16 +76,30 @@ def simulate(database: Database, request: SimulateRequest, progress: Callable[[i
     check_request(request)
     rules = parse_rules(request.rules)
     if request.squads is None:
+        if request.ladder is not None or request.baseline is not None:
+            raise UsageError("--ladder and --baseline compare one match: name SQUAD_A SQUAD_B")
         return _round_robin(database, request, rules, progress)
+    if request.ladder is not None:
+        if request.baseline is not None:
+            raise UsageError("--ladder and --baseline: one comparison at a time")
+        return _ladder(database, request, rules, progress)
     game = _compile(database, request.squads[0], request.squads[1], rules)
     done = [0]
+    total = request.games * (2 if request.baseline is not None else 1)
 
     def advance(games: int) -> None:
         done[0] += games
-        progress(done[0], request.games)
+        progress(done[0], total)
 
     summary, results = _match(game, request, advance)
-    result = SimulateResult(summary, summary_lines(summary))
+    lines = summary_lines(summary)
+    if request.baseline is not None:
+        before = _baseline_database(request.baseline)
+        old_game = _compile(before, request.squads[0], request.squads[1], rules)
+        old_summary, old_results = _match(old_game, request, advance)
+        summary["baseline"] = baseline_report(request.baseline_name, old_summary, results, old_results)
+        lines += baseline_lines(summary)
+    result = SimulateResult(summary, lines)
     if request.files:
         from toolkit.figure.kit.playtest import playtest_pdf
 
@@ -91,6 +107,39 @@ def simulate(database: Database, request: SimulateRequest, progress: Callable[[i
         files |= _records(results)
         result.files[output_folder_name(database, request.squads)] = files
     return result
+
+
+def _baseline_database(data: Any) -> Database:
+    from toolkit.figure.game import _database
+
+    database = _database(data)
+    if database.has_errors:
+        raise DuelkitError(f"the baseline data has problems ({problem_summary(database.problems)}); "
+                           "`duelkit validate` lists them")
+    return database
+
+
+def _ladder(database: Database, request: SimulateRequest, rules: Rules,
+            progress: Callable[[int, int], None]) -> SimulateResult:
+    """The same match (same seeds, same dice) once per rung, each rung's bot playing both squads."""
+    assert request.ladder is not None
+    assert request.squads is not None
+    game = _compile(database, request.squads[0], request.squads[1], rules)
+    total = request.games * len(request.ladder)
+    done = [0]
+
+    def advance(games: int) -> None:
+        done[0] += games
+        progress(done[0], total)
+
+    summaries = []
+    for rung in request.ladder:
+        summary, _ = _match(game, replace(request, players=(rung, rung)), advance)
+        summaries.append(summary)
+    verdict = ladder_verdict(summaries)
+    summary = {"theme": database.theme.id, "squads": {"a": game.squad_ids[0], "b": game.squad_ids[1]},
+               "seed": request.seed, "games_per_rung": request.games, "ladder": summaries, "verdict": verdict}
+    return SimulateResult(summary, ladder_lines(summary))
 
 
 def output_folder_name(database: Database, squads: tuple[str, str] | None) -> str:
@@ -131,6 +180,7 @@ def _match(game: GameTables, request: SimulateRequest, advance: Callable[[int], 
         stopping = {"rule": "until_ci", "width": request.until_ci, "checkpoint_games": CHECKPOINT_GAMES,
                     "reached": reached, "final_width": round(width, 6), "note": note}
     summary = summarize(game, results, request.players, request.seed)
+    summary["warnings"] = warnings(results, request.players)
     summary["rules"] = {k: v for k, v in game.rules.as_dict().items() if v != getattr(Rules(), k)}
     summary["stopping"] = stopping
     if any(name.endswith("ms") for name in request.players):
@@ -197,12 +247,14 @@ def _round_robin(database: Database, request: SimulateRequest, rules: Rules,
     return result
 
 
-def board_level(database: Database, request: SimulateRequest) -> BoardBalance:
+def board_level(database: Database, request: SimulateRequest,
+                progress: Callable[[int, int], None] | None = None) -> BoardBalance:
     """The balance report's board-level section: round robin and per-unit impact (`duelkit balance --board`)."""
     from toolkit.figure.sim.impact import board_balance
 
     if database.has_errors:
         raise DuelkitError(f"the {database.theme.id} data has problems; `duelkit validate` lists them")
     check_request(request)
+    before = None if request.baseline is None else _baseline_database(request.baseline)
     return board_balance(database, request.players, request.games, request.seed, request.jobs,
-                         parse_rules(request.rules))
+                         parse_rules(request.rules), progress, request.ladder or (), before)

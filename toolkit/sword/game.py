@@ -191,8 +191,10 @@ class SwordGame(Game):
 
         return replay_record(_database(data), record, turn)
 
-    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None) -> Output:
+    def balance(self, data: GameData, paper: str, board: SimulateRequest | None = None,
+                progress: SimulateProgress | None = None) -> Output:
         """Self-play under the equilibrium player: technique table, ratings, builds, the honor rule."""
+        del progress  # the card duel's balance shows no progress bar (yet)
         from toolkit.sword.balance import run_balance
         from toolkit.sword.kit.balance_report import balance_csvs, balance_pdf
         from toolkit.sword.report import balance_lines

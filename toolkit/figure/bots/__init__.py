@@ -7,8 +7,8 @@ the bot never sees.
 
     random            any legal action, uniformly
     greedy            one ply, exact battle odds, a hand-weighted evaluation (bots/greedy.py)
-    search            Monte Carlo tree search with sampled chance nodes and greedy rollouts
-    search:400        ... with 400 iterations per decision (the default is DEFAULT_ITERATIONS)
+    search            expectimax over whole turns, exact chance, Star1 pruning, a fitted evaluation (search.py)
+    search:400        ... with a budget of 400 turns played out per decision (default DEFAULT_ITERATIONS)
     search:250ms      ... with a time budget per decision instead (faster machines search more, so
                       results then depend on the machine; iteration budgets are reproducible)
 """
@@ -62,5 +62,5 @@ def make_bot(spec: str) -> Bot:
             return SearchBot(milliseconds=int(amount))
         return SearchBot(iterations=int(amount)) if amount else SearchBot()
     shown = "".join(c if c.isprintable() else "?" for c in spec[:40])
-    raise UsageError(f"unknown player '{shown}'; players: random, greedy, search, search:N (iterations) "
-                     "or search:Nms (milliseconds)")
+    raise UsageError(f"unknown player '{shown}'; players: random, greedy, search, search:N (turns played out "
+                     "per decision) or search:Nms (milliseconds)")

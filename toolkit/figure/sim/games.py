@@ -13,8 +13,10 @@ import random
 from dataclasses import dataclass
 
 from toolkit.figure.bots import make_bot
+from toolkit.figure.bots.features import win_probability
+from toolkit.figure.bots.knowledge import knowledge
 from toolkit.figure.engine import CHANCE, GameState
-from toolkit.figure.engine.actions import Action
+from toolkit.figure.engine.actions import PASS, Action
 from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
 from toolkit.figure.engine.tables import BAY, REMOVED, GameTables
@@ -35,6 +37,20 @@ class GameResult:
     deactivations: tuple[int, ...]  # per unit slot: times it was Deactivated (battle, surround, self-hit)
     modules_used: tuple[int, int]  # per side: bit set of the squad's modules spent
     record: str | None = None  # the game record (JSON lines), for the first few games
+    metrics: GameMetrics | None = None  # the designer metrics' raw counts (sim/metrics.py sums them)
+
+
+@dataclass(frozen=True)
+class GameMetrics:
+    """What one game adds to the designer metrics (sim/metrics.py): counts, not rates, so games sum."""
+
+    decisions: int  # decisions taken by a bot
+    options: int  # legal actions summed over those decisions (the branching factor's numerator)
+    choices: int  # decisions with at least two legal actions besides passing
+    lead_changes: int  # times the leader (by the search's win probability at turn starts) changed
+    drama: float  # mean over turn starts of how far the eventual winner was behind (0: never behind)
+    covered: int  # board nodes a unit stood on at some point
+    nodes: int  # board nodes
 
 
 @dataclass(frozen=True)
@@ -63,8 +79,21 @@ def _play(game: GameTables, task: PairTask, dice_seed: int, first: int) -> GameR
     recorder = Recorder(make_header(game, data=task.data, seed=dice_seed, players=list(task.players),
                                     first=PLAYERS[first])) if task.record else None
     deactivations = [0] * len(game.slots)
+    know = knowledge(game)
+    tally = [0, 0, 0]  # decisions, options, choices
+    leads: list[float] = []  # side A's win probability at each turn start
+    covered = state.masks[0] | state.masks[1]
+    last_turn = -1
     while not state.is_terminal():
         player = state.current_player
+        if player != CHANCE:
+            legal = state.decisions()
+            tally[0] += 1
+            tally[1] += len(legal)
+            tally[2] += sum(1 for a in legal if a[0] != PASS) > 1  # two ways to act, not just act or pass
+            if state.turn != last_turn:
+                last_turn = state.turn
+                leads.append(win_probability(state, 0, know))
         step: Action | int = (sample_outcome(state, dice) if player == CHANCE
                               else players[player].choose(state, player_rngs[player]))
         if recorder is not None:
@@ -74,11 +103,35 @@ def _play(game: GameTables, task: PairTask, dice_seed: int, first: int) -> GameR
         for slot, where in enumerate(state.pos):
             if where in (BAY, REMOVED) and before[slot] not in (BAY, REMOVED):
                 deactivations[slot] += 1
+        covered |= state.masks[0] | state.masks[1]
     if recorder is not None:
         recorder.finish(state)
     outcome = state.outcome()
     assert outcome is not None
     winner = -1 if outcome.winner is None else outcome.winner.seat  # -1: a draw
+    metrics = GameMetrics(tally[0], tally[1], tally[2], _lead_changes(leads), _drama(leads, winner),
+                          bin(covered).count("1"), len(game.adj))
     return GameResult(index, first, winner, outcome.reason,
                       state.turns_played(), tuple(state.kos), tuple(deactivations), (state.used[0], state.used[1]),
-                      recorder.text() if recorder is not None else None)
+                      recorder.text() if recorder is not None else None, metrics)
+
+
+def _lead_changes(leads: list[float]) -> int:
+    """How often the side ahead changed. Each reading is the mean of two consecutive turn starts (one of
+    each side to move), so the evaluation's edge for the side about to move does not flip it every turn;
+    even readings are skipped."""
+    changes, ahead = 0, 0
+    for p in (sum(leads[i:i + 2]) / 2 for i in range(max(len(leads) - 1, 0))):
+        now = 1 if p > 0.5 else -1 if p < 0.5 else 0
+        if now and ahead and now != ahead:
+            changes += 1
+        ahead = now or ahead
+    return changes
+
+
+def _drama(leads: list[float], winner: int) -> float:
+    """Browne's drama: how far behind the eventual winner was, on average (twice the shortfall below one
+    half, so 1 is a winner given up for lost all game); 0 for a draw."""
+    if winner < 0 or not leads:
+        return 0.0
+    return sum(max(0.0, 0.5 - (p if winner == 0 else 1 - p)) * 2 for p in leads) / len(leads)

@@ -14,16 +14,18 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toolkit.figure.analysis.balance import balance, playable
 from toolkit.figure.database import Database
 from toolkit.figure.engine import Rules, build_game
+from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.model import Squad
 from toolkit.figure.rules.roster import upgrade_stages
 from toolkit.figure.sim.games import GameResult, PairTask
 from toolkit.figure.sim.pool import play_pairs
 from toolkit.figure.sim.stats import summarize, wilson
+from toolkit.figure.sim.verdict import ladder_verdict, paired_difference, warnings
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,21 @@ class BoardBalance:
     matches: list[dict]
     replacements: dict[str, str]  # squad -> the unit standing in for each of its units
     impacts: list[Impact]
+    ladders: list[dict] = field(default_factory=list)  # per match: the skill ladder and its verdict
+    baseline: list[dict] = field(default_factory=list)  # per match: the paired change against --baseline
+
+
+def _ladder(game: GameTables, play: Callable[[Squad, Squad, tuple[str, str]], list[GameResult]], a: Squad, b: Squad,
+            ladder: tuple[str, ...], seed: int, games: int) -> dict:
+    """One match at each rung of the ladder, and its verdict."""
+    rungs = []
+    for rung in ladder:
+        results = play(a, b, (rung, rung))
+        summary = summarize(game, results, (rung, rung), seed)
+        summary["warnings"] = warnings(results, (rung, rung))
+        rungs.append(summary)
+    return {"theme": game.theme.id, "squads": {"a": a.id, "b": b.id}, "seed": seed, "games_per_rung": games,
+            "ladder": rungs, "verdict": ladder_verdict(rungs)}
 
 
 def newcombe(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float]:
@@ -76,18 +93,20 @@ def replacement_unit(database: Database, squad: Squad) -> str | None:
 
 
 def board_balance(database: Database, players: tuple[str, str], games: int, seed: int, jobs: int = 1,
-                  rules: Rules | None = None, progress: Callable[[int, int], None] | None = None) -> BoardBalance:
+                  rules: Rules | None = None, progress: Callable[[int, int], None] | None = None,
+                  ladder: tuple[str, ...] = (), before: Database | None = None) -> BoardBalance:
     rules = rules or Rules()
     squads = [database.squads[sid].value for sid in sorted(database.squads)]
     ids = [s.id for s in squads]
     replacements = {s.id: r for s in squads if (r := replacement_unit(database, s)) is not None}
     runs = len(ids) * (len(ids) + 1) // 2 + sum(len([o for o in ids if o != s.id] or [s.id]) * (1 + len(s.units))
                                                for s in squads if s.id in replacements)
+    runs += len(ids) * (len(ids) + 1) // 2 * (len(ladder) + (before is not None))
     done = [0]
 
-    def play(a: Squad, b: Squad) -> list[GameResult]:
-        game = build_game(a, b, database, rules)
-        tasks = [PairTask(players, seed, pair, record=False) for pair in range(games // 2)]
+    def play(a: Squad, b: Squad, bots: tuple[str, str] = players, data: Database = database) -> list[GameResult]:
+        game = build_game(a, b, data, rules)
+        tasks = [PairTask(bots, seed, pair, record=False) for pair in range(games // 2)]
         results = play_pairs(game, tasks, jobs)
         done[0] += 1
         if progress:
@@ -95,6 +114,7 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
         return results
 
     matches = []
+    changes = []
     index = {sid: i for i, sid in enumerate(ids)}
     matrix: list[list[float | None]] = [[None] * len(ids) for _ in ids]
     for i, a in enumerate(squads):
@@ -102,9 +122,17 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
             results = play(a, b)
             summary = summarize(build_game(a, b, database, rules), results, players, seed)
             matches.append(summary)
+            if before is not None and a.id in before.squads and b.id in before.squads:
+                old = play(before.squads[a.id].value, before.squads[b.id].value, data=before)
+                change = paired_difference(results, old, 0)
+                changes.append({"squads": {"a": a.id, "b": b.id}, "win_rate_a": summary["win_rate"]["a"],
+                                "baseline_win_rate_a": round(sum(1 for r in old if r.winner == 0) / len(old), 6),
+                                **change})
             matrix[index[a.id]][index[b.id]] = summary["win_rate"]["a"]
             if a.id != b.id:
                 matrix[index[b.id]][index[a.id]] = summary["win_rate"]["b"]
+    ladders = [_ladder(build_game(a, b, database, rules), play, a, b, ladder, seed, games)
+               for i, a in enumerate(squads) for b in squads[i:]] if ladder else []
     impacts = []
     for squad in squads:
         stand_in = replacements.get(squad.id)
@@ -121,4 +149,5 @@ def board_balance(database: Database, players: tuple[str, str], games: int, seed
             low, high = newcombe(base_wins, len(base), wins, len(results))
             impacts.append(Impact(squad.id, unit, base_wins / len(base), wins / len(results),
                                   base_wins / len(base) - wins / len(results), (low, high)))
-    return BoardBalance(database.theme.id, players, games, seed, ids, matrix, matches, replacements, impacts)
+    return BoardBalance(database.theme.id, players, games, seed, ids, matrix, matches, replacements, impacts,
+                        ladders, changes)

@@ -17,6 +17,7 @@ from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.state import GOAL, LOCKOUT, REPETITION, TURN_LIMIT
 from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult
+from toolkit.figure.sim.metrics import designer_metrics, metrics_line
 from toolkit.players import PLAYERS
 from toolkit.selfplay.stats import interval, lengths, rate, wilson
 
@@ -58,6 +59,7 @@ def summarize(game: GameTables, results: Sequence[GameResult], players: tuple[st
         "turns": lengths(turns),
         "units": {PLAYERS[side].value.lower(): _units(game, results, side) for side in (0, 1)},
         "modules": {PLAYERS[side].value.lower(): _modules(game, results, side) for side in (0, 1)},
+        "designer": designer_metrics(results),
     }
 
 
@@ -106,8 +108,11 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(f"  {s['squads'][key]} knockouts/deactivations per game: " + ", ".join(parts))
         used = [f"{mid} {count}" for mid, count in s["modules"][key].items()]
         lines.append(f"  {s['squads'][key]} modules used (games): " + (", ".join(used) or "none"))
+    if s.get("designer"):
+        lines.append(metrics_line(s["designer"]))
     if "stopping" in s:
         lines.append(f"  {s['stopping']['note']}")
+    lines += [f"  warning: {text}" for text in s.get("warnings", [])]
     return lines
 
 
