@@ -367,6 +367,14 @@ class OutputFolder:
         return target, kept
 
 
+def probe_writable(folder: Path) -> None:
+    """OSError unless a file can be made in `folder` (one is made and removed): checked before long work
+    whose result is written there (`play --record`), as a read-only folder is not told by its mode."""
+    handle, probe = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
+    os.close(handle)
+    os.unlink(probe)
+
+
 def _kept_names(target: Path, replaced: set[str]) -> list[str]:
     """The files of the kit folder `target` (already checked to hold only what its mark lists) that an
     update keeps: every file but those written anew or dropped."""

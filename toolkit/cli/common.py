@@ -96,9 +96,7 @@ def check_target(path: Path) -> None:
 def check_writable(path: Path) -> None:
     """Refuse, before any work, a file that could not be written at the end: a missing folder, a file where
     a folder belongs, a read-only folder (a file is made there and removed again, as the write would)."""
-    import os
-    import tempfile
-
+    from toolkit.output import probe_writable
     from toolkit.paths import file_in_the_way
 
     folder = path.parent if str(path.parent) else Path(".")
@@ -109,9 +107,7 @@ def check_writable(path: Path) -> None:
         raise UsageError(f"cannot write {path}: folder '{folder}' does not exist")
     check_target(path)
     try:
-        handle, probe = tempfile.mkstemp(prefix=".duelkit-", suffix=".tmp", dir=folder)
-        os.close(handle)
-        os.unlink(probe)
+        probe_writable(folder)
     except OSError as exc:
         raise DuelkitError(f"cannot write {path}: {exc.strerror or exc}") from None
 

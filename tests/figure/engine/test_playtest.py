@@ -86,7 +86,7 @@ def test_a_purple_push_and_where_the_unit_went_are_told():
     lines = told(narrator, state, WHITE, 3)
     assert lines[-1] == "  battle: A1's Hex beats B1's Strike: the Purple effect applies: Push the opponent one point."
     assert told(narrator, state, Action(CHOOSE, slot(state, "b1"), node(state, "r0c1"))) == [
-        "  B1 b1 goes from Entry Point B (a5) to b5"]
+        "  B1 b1 goes from Entry Point B (r0c0) to r0c1"]
 
 
 def test_a_confusion_self_hit_is_told():
@@ -103,9 +103,10 @@ def test_a_confusion_self_hit_is_told():
 
 def test_nodes_are_named_as_the_printed_board_and_the_grid_shows_the_coordinates():
     g = game()
-    assert node_label(g, g.node_index["r4c0"]) == "Entry Point A (a1)"
-    assert node_label(g, g.node_index["r0c3"]) == "Goal Point B (d5)"
-    assert node_label(g, g.node_index["i2c0"]) == "c2"
+    # the names printed beside the board's points (tests/figure/test_manual_teach.py checks the board prints them)
+    assert node_label(g, g.node_index["r4c0"]) == "Entry Point A (r4c0)"
+    assert node_label(g, g.node_index["r0c3"]) == "Goal Point B (r0c3)"
+    assert node_label(g, g.node_index["i2c0"]) == "i2c0"
     grid = render_grid(GameState.initial(g, Player.A))
     assert grid[0].split() == ["a", "b", "c", "d", "e", "f", "g"]
     assert grid[1].split()[:2] == ["5", "Eb"]
@@ -120,7 +121,8 @@ def test_long_option_lists_are_grouped_by_unit():
     groups = list(dict.fromkeys(group for group, _, _ in listed))
     assert groups[0] == "A1 a1 (2 MP) in the Hangar: deploy to"
     assert len(groups) == 6
-    assert [label for group, label, _ in listed if group == groups[0]] == ["Entry Point A (a1)", "Entry Point A (g1)"]
+    labels = [label for group, label, _ in listed if group == groups[0]]
+    assert labels == ["Entry Point A (r4c0)", "Entry Point A (r4c6)"]
     shown = option_lines([(group, label) for group, label, _ in listed])
     assert shown[0] == "  A1 a1 (2 MP) in the Hangar: deploy to"
-    assert shown[1].split() == ["1.", "Entry", "Point", "A", "(a1)", "2.", "Entry", "Point", "A", "(g1)"]
+    assert shown[1].split() == ["1.", "Entry", "Point", "A", "(r4c0)", "2.", "Entry", "Point", "A", "(r4c6)"]

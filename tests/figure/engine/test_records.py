@@ -126,7 +126,7 @@ def test_a_human_plays_by_number_from_stdin(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert code == 1
     assert "stopped by the player" in captured.err
-    assert "  A2 sq-7 (3 MP) in the Hangar: deploy to\n      3. Entry Point A (a1)" in captured.out
+    assert "  A2 sq-7 (3 MP) in the Hangar: deploy to\n      3. Entry Point A (r4c0)" in captured.out
     assert "A1 m-490 (1 MP) in the Hangar" not in captured.out.split("A: ")[0]  # no deploy on the first turn
     assert "'abc' is not a number" in captured.out
     assert "B: " in captured.out  # the random opponent's move is shown

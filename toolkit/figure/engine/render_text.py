@@ -69,12 +69,14 @@ def _column(c: int) -> str:
 
 
 def node_label(game: GameTables, node: int) -> str:
-    """A node as the printed board labels it: 'Goal Point B (d5)', 'Entry Point A (a1)'; a plain point by
-    its coordinate ('c2')."""
-    meta = game.board.nodes[game.node_names[node]]
+    """A node by the name the printed board prints beside it and game records use: 'Goal Point B (r0c3)',
+    'Entry Point A (r4c0)'; a plain point by its name alone ('i2c0'). (Node names are validated to letters,
+    digits, '-' and '_', so they are safe to print.)"""
+    name = game.node_names[node]
+    meta = game.board.nodes[name]
     terms = game.theme.terms
     word = {"goal": terms.goal, "entry": terms.entry}.get(meta.role or "")
-    spot = coordinate(game, node)
+    spot = name
     return f"{safe(word, 30)} {meta.side} ({spot})" if word and meta.side else spot
 
 

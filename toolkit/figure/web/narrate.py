@@ -1,5 +1,5 @@
 """The board game in words for the browser: a battle's exact odds before it is fought (walked through the
-engine itself, so every status, module and subroutine counts), and what each step changed.
+engine itself, so every status, module and subroutine counts), and each step as `duelkit play` tells it.
 
 Pure: states in, words and fractions out. Names from data files are returned raw; the view escapes them.
 """
@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from toolkit.figure.engine import CHANCE, Action, GameState
+from toolkit.figure.engine import Action, GameState
 from toolkit.figure.engine.core import CHOICE_PHASE, PASS_ACTION, RESPIN_PHASE, SPIN, SPIN_BATTLE, SPIN_CONFUSION
-from toolkit.figure.engine.render_text import describe_outcome, tag
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED
-from toolkit.figure.rules.combat import Outcome, resolve
+from toolkit.figure.engine.narrate import Narrator
+from toolkit.figure.engine.render_text import describe_action, tag
+from toolkit.players import PLAYERS
 
 MAX_ODDS_NODES = 20_000  # a battle has at most two self-hit spins and two battle spins: far fewer in practice
 
@@ -83,63 +83,11 @@ def _battle_result(before: GameState, after: GameState, attacker: int, defender:
     return "no knockout, no effect"
 
 
-def spin_text(state: GameState, outcome: int) -> str:
-    """What a chance outcome was: whose disk, the segment and its value (the state is the one before)."""
-    reason, slot = state.spin  # type: ignore[misc]
-    segment = state._spin_table().segments[outcome]
-    value = f" {segment.damage}" if segment.damage is not None else (
-        f" {'★' * segment.stars}" if segment.stars else "")
-    color = state.game.theme.colors[segment.color]
-    why = {SPIN_BATTLE: "battle", SPIN_CONFUSION: "self-hit check"}.get(reason, "spin")
-    return f"{unit_label(state, slot)} spins ({why}): {segment.move} ({color}{value})"
-
-
-def step_result(before: GameState, step: Action | int, after: GameState) -> list[str]:
-    """What a step changed, in words: the battle's winner after its last spin, units Deactivated, sent to the
-    Hangar, placed, upgraded, statuses, and the end of the game."""
-    lines: list[str] = []
-    battle_spin = before.current_player == CHANCE and before.spin is not None and before.spin[0] == SPIN_BATTLE
-    if before.battle is not None and after.battle is None and (battle_spin or before.phase == RESPIN_PHASE):
-        lines.append(_battle_words(before, step if battle_spin and isinstance(step, int) else None))
-    game = before.game
-    terms = game.theme.terms
-    for slot in range(len(game.slots)):
-        was, now = before.pos[slot], after.pos[slot]
-        name = unit_label(after, slot)
-        if was != now:
-            if now == BAY:
-                lines.append(f"{name} is {terms.deactivated.lower()} ({terms.repair_bay})")
-            elif now == REMOVED:
-                lines.append(f"{name} is removed from the duel")
-            elif now == HANGAR and was == BAY:
-                lines.append(f"{name} leaves the {terms.repair_bay} for the {terms.hangar} "
-                             f"({terms.wait} {after.wait[slot]})")
-            elif now >= 0 and was >= 0 and not (isinstance(step, Action) and step.unit == slot):
-                lines.append(f"{name} is placed on {game.node_names[now]}")
-        if after.form[slot] > before.form[slot]:
-            lines.append(f"{unit_label(before, slot)} upgrades to {after.form_of(slot).unit.name}")
-        if after.status[slot] != before.status[slot] and now >= 0:
-            rule = after.status_rule(slot)
-            lines.append(f"{name}: {game.theme.statuses.get(rule.id, rule.id)}" if rule
-                         else f"{name} recovers from its {terms.status.lower()}")
-    if after.is_terminal() and not before.is_terminal():
-        lines.append(describe_outcome(after))
-    return lines
-
-
-def _battle_words(before: GameState, outcome: int | None) -> str:
-    """The battle's last spin has landed (`outcome`, or None when a re-spin was declined): who won, by what."""
-    att, dfn, aseg, dseg, _ = before.battle  # type: ignore[misc]
-    if outcome is not None:
-        _, spinner = before.spin  # type: ignore[misc]
-        if spinner == att:
-            aseg = outcome
-        else:
-            dseg = outcome
-    a_seg, d_seg = before._segment(att, aseg), before._segment(dfn, dseg)
-    winner = resolve(a_seg, d_seg)
-    if winner is Outcome.DRAW:
-        return f"battle: {a_seg.move} against {d_seg.move}: a draw"
-    win, seg = (att, a_seg) if winner is Outcome.ATTACKER else (dfn, d_seg)
-    lose = dfn if win == att else att
-    return f"battle: {seg.move} wins, {unit_label(before, win)} beats {unit_label(before, lose)}"
+def log_entry(narrator: Narrator, before: GameState, step: Action | int,
+              after: GameState) -> tuple[str, str, list[str]]:
+    """Who, what and what it changed, in the words `duelkit play` prints (the engine's `Narrator`): a spin is its
+    segment and every bonus behind its value, then the battle's result and what the step changed."""
+    lines = [line.strip() for line in narrator.step(before, step, after)]
+    if isinstance(step, Action):
+        return PLAYERS[before.current_player].value, describe_action(before, step), lines
+    return "spin", lines[0].removeprefix("spin ") if lines else "", lines[1:]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, Action, GameState, build_game
+from toolkit.figure.engine.narrate import Narrator
 from toolkit.figure.engine.record import (
     Record,
     RecordError,
@@ -15,11 +16,11 @@ from toolkit.figure.engine.record import (
     replay_line,
     result_json,
 )
-from toolkit.figure.engine.render_text import describe_action, describe_outcome, safe
+from toolkit.figure.engine.render_text import describe_outcome, safe
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.web.narrate import spin_text, step_result
+from toolkit.figure.web.narrate import log_entry
 from toolkit.figure.web.view import LogEntry, board_svg, entry_html, status_line, zones_html
-from toolkit.players import PLAYERS, Player
+from toolkit.players import Player
 from toolkit.problems import DuelkitError, UsageError
 from toolkit.web.html import h
 from toolkit.web.table import ReplayFrames
@@ -68,6 +69,7 @@ def _walk(record: Record, state: GameState) -> ReplayFrames:
 
 def _steps(record: Record, state: GameState, states: list[GameState], log: list[LogEntry]) -> str | None:
     """Replay line by line, keeping each state and log line; the problem ("LINE: message") where it stops."""
+    narrator = Narrator()
     for number, row in record.rows():
         if len(states) > MAX_FRAMES:
             return f"{number}: the record is longer than {MAX_FRAMES} steps; the rest is not shown"
@@ -79,9 +81,7 @@ def _steps(record: Record, state: GameState, states: list[GameState], log: list[
         wrong = replay_line(state, row)
         if wrong is not None or step is None:
             return f"{number}: the record diverges: {wrong or 'not a step of this game'}"
-        entry = _entry(before, step)
-        entry.results = step_result(before, step, state)
-        log.append(entry)
+        log.append(LogEntry(*log_entry(narrator, before, step, state)))
         states.append(state.clone())
     return None
 
@@ -98,12 +98,6 @@ def _step_of(before: GameState, row: dict[str, object]) -> Action | int | None:
             return None
         return action if action in before.decisions() else None
     return None
-
-
-def _entry(before: GameState, step: Action | int) -> LogEntry:
-    if isinstance(step, Action):
-        return LogEntry(PLAYERS[before.current_player].value, describe_action(before, step))
-    return LogEntry("spin", spin_text(before, step))
 
 
 def _frame(state: GameState, players: list[str]) -> str:

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from toolkit.figure.bots import Bot, make_bot
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, Action, GameState, IllegalAction, build_game
+from toolkit.figure.engine.actions import ATTACK
+from toolkit.figure.engine.narrate import Narrator
 from toolkit.figure.engine.play import sample_outcome
 from toolkit.figure.engine.record import Recorder, make_header
-from toolkit.figure.engine.render_text import describe_action
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.web.narrate import spin_text, step_result
+from toolkit.figure.web.narrate import log_entry
 from toolkit.figure.web.view import LogEntry, actions_html, board_svg, log_html, status_line, zones_html
 from toolkit.players import PLAYERS
 from toolkit.problems import DuelkitError
@@ -59,6 +60,7 @@ class FigureTable(Table):
         self.states: list[GameState] = [GameState.initial(self.game, first)]
         self.steps: list[Step] = []
         self.undone: list[Step] = []
+        self.narrator = Narrator()  # remembers the battle's spins to tell its result
         self.version = 0
         self._run_chance()
 
@@ -75,12 +77,7 @@ class FigureTable(Table):
         after = before.clone()
         after.apply(step)
         seat = before.current_player
-        if seat == CHANCE:
-            entry = LogEntry("spin", spin_text(before, step))  # type: ignore[arg-type]
-        else:
-            assert isinstance(step, Action)
-            entry = LogEntry(PLAYERS[seat].value, describe_action(before, step))
-        entry.results = step_result(before, step, after)
+        entry = LogEntry(*log_entry(self.narrator, before, step, after))
         self.states.append(after)
         self.steps.append(Step(seat, step, human, entry))
         self.version += 1
@@ -140,9 +137,18 @@ class FigureTable(Table):
                 self.undone = self.steps[index:] + self.undone
                 del self.steps[index:]
                 del self.states[index + 1:]
+                self._renarrate()
                 self.version += 1
                 return True
         return False
+
+    def _renarrate(self) -> None:
+        """A narrator that has seen exactly the steps kept (from the last attack on), after an undo."""
+        self.narrator = Narrator()
+        start = max((i for i, s in enumerate(self.steps) if isinstance(s.step, Action) and s.step.kind == ATTACK),
+                    default=len(self.steps))
+        for index in range(start, len(self.steps)):
+            self.narrator.step(self.states[index], self.steps[index].step, self.states[index + 1])
 
     def redo(self, seats: frozenset[int]) -> bool:
         """Play again the action undone last, with its spins and the replies that followed it."""
