@@ -231,3 +231,13 @@ def test_balance_board_adds_the_round_robin_and_unit_impact(capsys, tmp_path: Pa
     assert all(float(row["impact_low"]) <= float(row["impact"]) <= float(row["impact_high"]) for row in rows)
     plain = len(pikepdf.open(tmp_path / "plain" / "duel-protocol" / "balance.pdf").pages)
     assert len(pikepdf.open(folder / "balance.pdf").pages) == plain + 2
+
+
+def test_a_mirror_match_says_which_side_each_line_is_about(capsys):
+    """With the same squad on both sides, 'hydro-conductor wins 11' twice would not say whose wins they are."""
+    assert main(["simulate", "hydro-conductor", "hydro-conductor", "--games", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "hydro-conductor (A)" in out
+    assert "hydro-conductor (B)" in out
+    assert "  hydro-conductor (A)" in next(line for line in out.splitlines() if " wins " in line)
+    assert "hydro-conductor (B) modules used" in out

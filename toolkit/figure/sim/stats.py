@@ -88,11 +88,14 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     """The summary in words, for the terminal."""
     s = summary
     n = s["games"]
+    # a mirror match names both sides the same: the side letter tells whose figures a line gives
+    mirror = s["squads"]["a"] == s["squads"]["b"]
+    side = {key: f"{s['squads'][key]} ({key.upper()})" if mirror else s["squads"][key] for key in ("a", "b")}
     lines = [f"{s['theme']}: {s['squads']['a']} ({s['players']['a']}) vs {s['squads']['b']} ({s['players']['b']}): "
              f"{n} games in {s['pairs']} seat-swapped pairs, seed {s['seed']}"]
     for key in ("a", "b"):
         low, high = s["interval"][key]
-        lines.append(f"  {s['squads'][key]:<24} wins {s['wins'][key]:>5}  {_pct(s['win_rate'][key]):>6}  "
+        lines.append(f"  {side[key]:<24} wins {s['wins'][key]:>5}  {_pct(s['win_rate'][key]):>6}  "
                      f"(95% interval {_pct(low)} to {_pct(high)})")
     lines.append(f"  draws {s['draws']} ({_pct(s['draws'] / n if n else 0)})")
     low, high = s["first_player_interval"]
@@ -105,9 +108,9 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     for key in ("a", "b"):
         parts = [f"{u['unit']} {u['knockouts_per_game']:.2f}/{u['deactivations_per_game']:.2f}"
                  for u in s["units"][key]]
-        lines.append(f"  {s['squads'][key]} knockouts/deactivations per game: " + ", ".join(parts))
+        lines.append(f"  {side[key]} knockouts/deactivations per game: " + ", ".join(parts))
         used = [f"{mid} {count}" for mid, count in s["modules"][key].items()]
-        lines.append(f"  {s['squads'][key]} modules used (games): " + (", ".join(used) or "none"))
+        lines.append(f"  {side[key]} modules used (games): " + (", ".join(used) or "none"))
     if s.get("designer"):
         lines.append(metrics_line(s["designer"]))
     if "stopping" in s:
