@@ -17,6 +17,7 @@ from toolkit.figure.engine.actions import MODULE, MOVE, SUBROUTINE, Action
 from toolkit.figure.engine.narrate import Narrator
 from toolkit.figure.engine.play import spin_with_number
 from toolkit.figure.engine.record import (
+    Record,
     Recorder,
     RecordError,
     make_header,
@@ -33,8 +34,9 @@ from toolkit.figure.engine.render_text import (
     safe,
     unit_name,
 )
+from toolkit.figure.engine.rules import Rules
 from toolkit.figure.engine.setup import SetupError
-from toolkit.figure.engine.tables import HANGAR
+from toolkit.figure.engine.tables import HANGAR, GameTables
 from toolkit.game import Choose, PlayRequest, ReplayResult, Show
 from toolkit.players import PLAYERS, Player
 from toolkit.report import summary
@@ -152,6 +154,20 @@ def options(state: GameState, legal: list[Action]) -> list[tuple[str, str, Actio
     return sorted(grouped, key=order)
 
 
+def game_of_record(database: Database, record: Record, rules: Rules, hint: str = "") -> GameTables:
+    """The game a record was played in, rebuilt from this data; refused when the data has changed since (`hint`
+    ends that message with what the caller can do about it)."""
+    squad_a, squad_b = record.header["squads"]
+    try:
+        game = build_game(squad_a, squad_b, database, rules)
+    except SetupError as exc:
+        raise DuelkitError(str(exc)) from None
+    if game.data_hash != record.header["data_hash"]:
+        raise DuelkitError(f"the unit or module data has changed since this game was recorded "
+                           f"(data hash {game.data_hash}, recorded {safe(record.header['data_hash'], 40)}){hint}")
+    return game
+
+
 def replay_record(database: Database, text: str, turn: int | None) -> ReplayResult:
     """Re-check every line of a record against the rules; the board at turn N or at the end."""
     _playable(database)
@@ -165,14 +181,7 @@ def replay_record(database: Database, text: str, turn: int | None) -> ReplayResu
         raise DuelkitError(f"the record is for theme '{safe(str(header['theme']), 40)}', "
                            f"but its squads are found in '{database.theme.id}'")
     squad_a, squad_b = header["squads"]
-    try:
-        game = build_game(squad_a, squad_b, database, rules)
-    except SetupError as exc:
-        raise DuelkitError(str(exc)) from None
-    if game.data_hash != header["data_hash"]:
-        raise DuelkitError(f"the unit or module data has changed since this game was recorded "
-                           f"(data hash {game.data_hash}, recorded {safe(header['data_hash'], 40)}); "
-                           "replay it against the data it was played with (--data DIR)")
+    game = game_of_record(database, record, rules, "; replay it against the data it was played with (--data DIR)")
     result = replay(record, game, turn)
     shown = result.at_turn if turn is not None and result.at_turn is not None else result.state
     where = f"at the start of turn {turn}" if shown is result.at_turn else "at the end"

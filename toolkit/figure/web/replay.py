@@ -5,7 +5,7 @@ that does not agree stops the replay and is reported with its number)."""
 from __future__ import annotations
 
 from toolkit.figure.database import Database
-from toolkit.figure.engine import CHANCE, Action, GameState, build_game
+from toolkit.figure.engine import CHANCE, Action, GameState
 from toolkit.figure.engine.narrate import Narrator
 from toolkit.figure.engine.record import (
     Record,
@@ -17,7 +17,7 @@ from toolkit.figure.engine.record import (
     result_json,
 )
 from toolkit.figure.engine.render_text import describe_outcome, safe
-from toolkit.figure.engine.setup import SetupError
+from toolkit.figure.session import game_of_record
 from toolkit.figure.web.narrate import log_entry
 from toolkit.figure.web.view import LogEntry, board_svg, entry_html, status_line, zones_html
 from toolkit.players import Player
@@ -40,14 +40,7 @@ def replay_frames(database: Database, text: str) -> ReplayFrames:
     header = record.header
     if header["theme"] != database.theme.id:  # another theme's record: the server asks the other games
         raise UsageError(f"the record is for theme '{safe(str(header['theme']), 40)}', not '{database.theme.id}'")
-    squad_a, squad_b = header["squads"]
-    try:
-        game = build_game(squad_a, squad_b, database, rules)
-    except SetupError as exc:
-        raise DuelkitError(str(exc)) from None
-    if game.data_hash != header["data_hash"]:
-        raise DuelkitError(f"the unit or module data has changed since this game was recorded (data hash "
-                           f"{game.data_hash}, recorded {safe(header['data_hash'], 40)})")
+    game = game_of_record(database, record, rules)
     return _walk(record, GameState.initial(game, Player(header["first"])))
 
 
