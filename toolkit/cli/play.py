@@ -77,17 +77,23 @@ def _choose(prompt: Prompt, lines: list[str], options: list[tuple[str, str]]) ->
         out(shown)
     while True:
         out(f"choose 1-{len(options)} (q to quit): ")
-        sys.stdout.flush()
-        try:
-            text = prompt.read_line()
-        except InputEnded:
-            raise _Quit("input ended before the game did") from None
-        if text is not None and text.lower() in ("q", "quit", "exit"):
-            raise _Quit("stopped by the player")
+        text = _answer(prompt)
         chosen = prompt.choice(text, len(options))
         if isinstance(chosen, int):
             return chosen
         out(chosen)
+
+
+def _answer(prompt: Prompt) -> str | None:
+    """The player's next line; quitting (q, quit, exit, or the input ending) stops the game."""
+    sys.stdout.flush()
+    try:
+        text = prompt.read_line()
+    except InputEnded:
+        raise _Quit("input ended before the game did") from None
+    if text is not None and text.lower() in ("q", "quit", "exit"):
+        raise _Quit("stopped by the player")
+    return text
 
 
 def _handover(prompt: Prompt, message: str) -> None:
@@ -98,13 +104,7 @@ def _handover(prompt: Prompt, message: str) -> None:
         out("\n" * 40)
     out(message)
     out("press Enter when ready (q to quit)")
-    sys.stdout.flush()
-    try:
-        text = prompt.read_line()
-    except InputEnded:
-        raise _Quit("input ended before the game did") from None
-    if text is not None and text.lower() in ("q", "quit", "exit"):
-        raise _Quit("stopped by the player")
+    _answer(prompt)
     if sys.stdout.isatty():
         sys.stdout.write("\x1b[2J\x1b[H")
 
