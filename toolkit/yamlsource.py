@@ -24,6 +24,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from toolkit.problems import Problem, Severity
+from toolkit.rebuild_memo import RebuildMemo
 from toolkit.safe_fs import FileProblem, display_path, read_file
 from toolkit.yaml_events import NestingTooDeep, ParsersDisagree, compose_single_node
 
@@ -182,28 +183,24 @@ def load_yaml_file(path: Path, display: str | None = None, root: Path | None = N
     return load_yaml_bytes(raw, path, display)
 
 
-class ParseCache:
+class ParseCache(RebuildMemo[LoadedYaml]):
     """Files parsed in this process, keyed by their path and a hash of their bytes: `duelkit watch` keeps
-    one, so a save re-parses only the files whose bytes changed. What the last rebuild did not read is
-    forgotten at the next `start`, so the cache holds one project's files at most."""
+    one, so a save re-parses only the files whose bytes changed (`parsed` names them, since `start`)."""
 
     def __init__(self) -> None:
-        self.entries: dict[tuple[Path, str, bytes], LoadedYaml] = {}
-        self.used: dict[tuple[Path, str, bytes], LoadedYaml] = {}
-        self.parsed: list[str] = []  # the files parsed (not found in the cache) since `start`
+        super().__init__()
+        self.parsed: list[str] = []
 
     def start(self) -> None:
-        if self.used:
-            self.entries, self.used = self.used, {}
+        super().start()
         self.parsed = []
 
-    def get(self, raw: bytes, path: Path, display: str) -> LoadedYaml:
-        key = (path, display, hashlib.blake2b(raw, digest_size=20).digest())
-        found = self.entries.get(key) or self.used.get(key)
-        if found is None:
-            found = _load_yaml_bytes(raw, path, display)
+    def load(self, raw: bytes, path: Path, display: str) -> LoadedYaml:
+        def parse() -> LoadedYaml:
             self.parsed.append(display)
-        self.used[key] = found
+            return _load_yaml_bytes(raw, path, display)
+
+        found = self.get((path, display, hashlib.blake2b(raw, digest_size=20).digest()), parse)
         # the data is shared between rebuilds and never changed by loading; the problem list is the caller's
         return replace(found, problems=list(found.problems))
 
@@ -223,7 +220,7 @@ def parsing_with(cache: ParseCache) -> Iterator[ParseCache]:
 
 def load_yaml_bytes(raw: bytes, path: Path, display: str) -> LoadedYaml:
     cache = _PARSE_CACHE.get()
-    return cache.get(raw, path, display) if cache is not None else _load_yaml_bytes(raw, path, display)
+    return cache.load(raw, path, display) if cache is not None else _load_yaml_bytes(raw, path, display)
 
 
 def _load_yaml_bytes(raw: bytes, path: Path, display: str) -> LoadedYaml:

@@ -13,36 +13,16 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from toolkit.rebuild_memo import RebuildMemo
 from toolkit.render.fonts import fallback_fonts
 
 R = TypeVar("R")
 
 
-class LayoutMemo:
-    """Laid-out pieces by (what, inputs, fallback fonts)."""
-
-    def __init__(self) -> None:
-        self.entries: dict[Hashable, Any] = {}
-        self.used: dict[Hashable, Any] = {}
-        self.computed = 0  # pieces laid out (not found) since `start`
-
-    def start(self) -> None:
-        if self.used:
-            self.entries, self.used = self.used, {}
-        self.computed = 0
-
-    def get(self, key: Hashable, compute: Callable[[], R]) -> R:
-        if key in self.used:
-            return self.used[key]
-        found = self.entries.get(key, _MISSING)
-        if found is _MISSING:
-            found = compute()
-            self.computed += 1
-        self.used[key] = found
-        return found
+class LayoutMemo(RebuildMemo[Any]):
+    """Laid-out pieces by (what, inputs, fallback fonts); `misses` counts the pieces laid out since `start`."""
 
 
-_MISSING = object()
 _MEMO: ContextVar[LayoutMemo | None] = ContextVar("duelkit_layout_memo", default=None)
 
 
