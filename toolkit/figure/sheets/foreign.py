@@ -244,7 +244,9 @@ def _segment(row: _Row) -> tuple[dict[str, Any], list[RowIssue], list[RowIssue]]
     cells = row.cells
     issues = []
     warnings = []
-    segment: dict[str, Any] = {"move": cells["Attack Name"], "color": _color(cells["Attack Type"])}
+    # An empty cell is an absent field, as the project writer reads it: a nameless Miss has no `move`.
+    segment: dict[str, Any] = {"move": cells["Attack Name"]} if cells["Attack Name"] else {}
+    segment["color"] = _color(cells["Attack Type"])
     if not cells["Attack Type"]:
         issues.append(RowIssue(row.line, "Attack Type", "", "empty: every segment needs a colour"))
     size = cells["Attack Wheel Size"]
