@@ -67,8 +67,8 @@ def _vocabulary(theme: Theme) -> tuple[re.Pattern[str], dict[str, str]]:
     # words that stay as they are stay in the pattern too: "Strategic Module" must be matched whole, or its
     # "Module" would be replaced on its own ("Strategic Strategic Module")
     alternatives = sorted(mapping, key=len, reverse=True)
-    pattern = re.compile(r"\b(" + "|".join(re.escape(word) for word in alternatives) + r")\b" if alternatives
-                         else r"(?!x)x")
+    pattern = re.compile(r"\b(?:([Aa]n?) )?(" + "|".join(re.escape(word) for word in alternatives) + r")\b"
+                         if alternatives else r"(?!x)x")
     _PATTERNS[key] = (pattern, mapping)
     return pattern, mapping
 
@@ -79,8 +79,21 @@ def themed(text: str, theme: Theme) -> str:
     is left alone (a unit called "Tide-Class Unit" keeps its name); the marks are removed."""
     pattern, mapping = _vocabulary(theme)
     parts = re.split(f"({KEEP_OPEN}[^{KEEP_CLOSE}]*{KEEP_CLOSE})", text)
-    return "".join(part[1:-1] if part.startswith(KEEP_OPEN) else pattern.sub(lambda m: mapping[m.group(1)], part)
+    return "".join(part[1:-1] if part.startswith(KEEP_OPEN) else pattern.sub(lambda m: _swapped(m, mapping), part)
                    for part in parts)
+
+
+def _swapped(match: re.Match[str], mapping: dict[str, str]) -> str:
+    """One word in the project's words; an article before it follows the new word ("a player" -> "an
+    Operator"), unless both words start alike ("a unit" -> "a Unit": the article was right)."""
+    article, word = match.group(1), match.group(2)
+    new = mapping[word]
+    if not article:
+        return new
+    if new[:1].lower() != word[:1].lower():
+        an = new[:1].lower() in "aeio"
+        article = article[0] + ("n" if an else "")
+    return f"{article} {new}"
 
 
 def _units(db: Database, squad: Squad | None) -> list[Unit]:
@@ -163,7 +176,7 @@ def battle_section(db: Database, sides: dict[Player, Squad | None], t: Terms, co
         "draw.",
         f"The result: the loser of a White or Gold win is {t.deactivated} and goes to its owner's "
         f"{t.repair_bay}; a Purple win does what its text says (a {t.status.lower()}, a push); a Blue win is "
-        "usually a wash. The winner stays where it is. The turn ends.",
+        "usually a wash; a draw changes nothing. The winner stays where it is. The turn ends.",
     ]
     blocks: list[Block] = [Bullets(tuple(steps), ordered=True)]
     pair = _example_pair(db, sides)
