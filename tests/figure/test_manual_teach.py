@@ -91,8 +91,8 @@ def test_the_setup_says_every_unit_starts_in_the_hangar_and_who_goes_first(duel:
     assert manual.sections[0].id == "setup"
     setup = _words(Manual("", "", "", (manual.sections[0],), ()))
     assert "Every Unit starts in its Hangar" in setup
-    assert "random spin" in setup
-    assert "1-48 Operator A goes first, 49-96 Operator B" in setup
+    assert "1-50 Operator A goes first, 51-100 Operator B" in setup  # a spinner shows a wedge, not a number
+    assert "spin any" not in setup
     text = _words(manual)
     assert "Strategic Module phase" in text
     assert "strategic Strategic" not in text

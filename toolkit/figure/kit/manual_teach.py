@@ -112,7 +112,7 @@ def first_turn_deploys(mp: int) -> bool:
 
 def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
     a, b = sides[Player.A], sides[Player.B]
-    half = constants.DISK_TOTAL // 2
+    half = constants.D10_PAIR_MAX // 2  # a fair roll: no number is rolled again
     return Section("setup", "Setting up", (
         Bullets((
             f"Lay the board between the two {t.players}: {t.player} A sits at the bottom ({_squad_name(a, Player.A)}), "
@@ -123,9 +123,10 @@ def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
             f"Every unit starts in its {t.hangar}: put all {constants.HANGAR_SLOTS} tokens on your {t.hangar} "
             "circles. The field starts empty.",
             f"Lay your {t.module} cards face up beside you: each is used once per duel.",
-            f"Who goes first is a random spin: spin any {t.data_disk} spinner (or roll the two d10): "
-            f"1-{half} {t.player} A goes first, {half + 1}-{constants.DISK_TOTAL} {t.player} B"
-            f"; with the d10, {constants.DISK_TOTAL + 1}-100 is rolled again.",
+            f"Who goes first is random: roll the two d10 (tens, then ones; 0-0 is {constants.D10_PAIR_MAX}): "
+            f"1-{half} {t.player} A goes first, {half + 1}-{constants.D10_PAIR_MAX} {t.player} B (or flip a "
+            "coin: heads, A). A spinner will not do: it shows a "
+            "wedge, not a number.",
             f"The first {t.player}'s first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less than the unit's "
             f"{t.mp} (deploying costs {constants.DEPLOY_COST_MP}, so a unit with {t.mp} 1 "
             f"{'can still deploy' if first_turn_deploys(1) else 'cannot deploy on that move'})."),
