@@ -28,7 +28,7 @@ from toolkit.sword.engine.duel import Attributes, Choice, legal_builds, legal_ch
 BOT_NAMES = ("random", "greedy", "equilibrium")
 DEFAULT_TYPES = 3  # opponents imagined per equilibrium decision
 MAX_TYPES = 32
-_EQUILIBRIUM = re.compile(r"equilibrium(?::(\d{1,3}))?")
+_EQUILIBRIUM = re.compile(r"equilibrium(?::([0-9]{1,3}))?")  # ASCII digits only
 
 
 class SwordBot(Protocol):
