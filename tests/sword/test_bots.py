@@ -157,3 +157,5 @@ def test_player_names() -> None:
         make_bot("search")
     with pytest.raises(UsageError):
         make_bot("equilibrium:0")
+    with pytest.raises(UsageError, match="unknown sword-duel player"):
+        make_bot("equilibrium:\u0664")  # an Arabic-Indic four is not a depth

@@ -29,7 +29,7 @@ BOT_NAMES = ("random", "greedy", "equilibrium")
 DEFAULT_TYPES = 3  # opponents imagined per equilibrium decision
 SAFETY = 0.05  # value an equilibrium player gives up below the game's value to exploit a greedy opponent
 MAX_TYPES = 32
-_EQUILIBRIUM = re.compile(r"equilibrium(?::(\d{1,3}))?")
+_EQUILIBRIUM = re.compile(r"equilibrium(?::([0-9]{1,3}))?")  # ASCII digits only
 
 
 class SwordBot(Protocol):
