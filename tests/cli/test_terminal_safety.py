@@ -183,3 +183,13 @@ def test_every_line_the_commands_print_passes_the_filter(capsys) -> None:
     captured = capsys.readouterr()
     assert captured.out == "board \\x1b[2J row\n"
     assert captured.err == "note \\u009b1m\n"
+
+
+def test_a_huge_bad_number_is_echoed_by_its_start_and_length(capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["simulate", "hydro-conductor", "hydro-conductor", "--games", "9" * 5000])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert "invalid int value: '9999999999" in err
+    assert "(5,000 characters)" in err
+    assert len(err.splitlines()[-1]) < 200

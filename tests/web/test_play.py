@@ -169,3 +169,30 @@ def test_two_browsers_each_take_a_seat_with_the_links_token(studio: Studio, new_
         if mover.query_selector("[data-status][data-over]"):
             break
     screenshot(host, "play-two-browsers-host")
+
+
+def test_the_board_names_its_points_beside_their_circles(studio: Studio, new_page: Any) -> None:
+    """Each point shows the name `play` and the records use (a goal or an entry also its theme's word), and no
+    name overlaps another name or a point's circle."""
+    page = new_page()
+    page.goto(_play_url(studio, "duel-protocol", "hydro-conductor", "malfunction-cascade", "human,greedy", 3))
+    wait_for_turn(page)
+    names = page.locator("svg.board [data-point-name]")
+    assert names.count() == page.locator("svg.board [data-node]").count() == 28
+    assert page.locator('svg.board [data-point-name="i1c0"]').text_content() == "i1c0"
+    assert page.locator('svg.board [data-point-name="r4c0"]').text_content() == "Entry Point Ar4c0"  # two lines
+    assert page.locator('svg.board [data-point-name="r0c3"]').text_content() == "Goal Point Br0c3"
+    boxes = page.evaluate("""() => {
+        const box = (e) => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        return {names: [...document.querySelectorAll('svg.board [data-point-name]')].map(box),
+                circles: [...document.querySelectorAll('svg.board .node circle')].map(box)}; }""")
+
+    def overlap(a: list[float], b: list[float]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    named = boxes["names"]
+    assert min(b[3] - b[1] for b in named) >= 8  # CSS pixels: a readable size at the page's board width
+    for i, a in enumerate(named):
+        assert not any(overlap(a, b) for b in named[i + 1:])
+        assert not any(overlap(a, c) for c in boxes["circles"])
+    screenshot(page, "board-point-names")

@@ -3,9 +3,12 @@ hot-seat behind a "pass the device" screen, and two browsers that each see only 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.web.conftest import Studio, new_version, screenshot
+from toolkit.cli import main
+from toolkit.paths import bundled_root
 
 
 def _do(page: Any, selector: str) -> None:
@@ -84,3 +87,90 @@ def test_two_browsers_each_see_only_their_own_secrets(studio: Studio, new_page: 
     assert guest.locator(f'[data-private] [data-technique="{host_card}"]').count() == 0  # taken, and not shown
     _do(guest, "[data-private] [data-action=pick]")
     assert host.locator("[data-private] [data-technique]").count() >= 1
+
+
+MAX_DECISIONS = 80  # a duel ends by turn 10; this only stops a broken page
+OPEN = "[data-pass-device], [data-private] [data-action], [data-choice-form], [data-status][data-over]"
+
+
+def _clear_error(page: Any) -> None:
+    page.evaluate("() => document.querySelectorAll('#table [data-error]').forEach((e) => e.remove())")
+
+
+def _lock_in(page: Any, move: str, card: str) -> bool:
+    """Fill in the secret choice and lock it in; whether the table took it (False: it said why not)."""
+    form = page.locator("[data-choice-form]")
+    key = form.get_attribute("data-form-key")
+    page.check(f"[data-choice-form] input[name=move][value={move}]")
+    page.check(f"[data-choice-form] input[name=card][value={card}]")
+    _clear_error(page)
+    page.click("[data-choice-form] [data-lock-in]")
+    page.wait_for_selector(f'#table [data-error], #table:not(:has(form[data-form-key="{key}"]))')
+    return page.locator("#table [data-error]").count() == 0
+
+
+def _decide(page: Any, builds: dict[str, str], plans: dict[str, list[tuple[str, str]]]) -> str:
+    """One decision of whoever holds the device: the first card offered, the player's build, or the first of
+    the player's (move, card) plans the rules allow. Returns the role that decided."""
+    role = page.inner_text("[data-private] h2").split("(")[1].rstrip(")")
+    if page.locator("[data-private] [data-action=pick]").count():
+        _do(page, "[data-private] [data-action=pick]")
+    elif page.locator("[data-private] [data-action=build]").count():
+        _do(page, f"[data-private] [data-action=build]{builds[role]}")
+    else:
+        assert any(_lock_in(page, move, card) for move, card in plans[role]), "no plan was allowed"
+    return role
+
+
+def test_a_whole_sword_duel_played_hot_seat_to_its_end(studio: Studio, new_page: Any, tmp_path: Path) -> None:
+    page = new_page()
+    page.goto(studio.url + "play?game=sword-duel&players=human,human&seed=3")
+    builds = {"Challenger": '[data-field-speed="2"][data-field-strength="2"]',
+              "Defender": '[data-field-speed="1"][data-field-strength="2"]'}
+    plans = {"Challenger": [("advance", "attack"), ("stay", "attack"), ("stay", "none")],
+             "Defender": [("stay", "defend"), ("stay", "attack"), ("stay", "none")]}
+    deciders = []
+    for _ in range(MAX_DECISIONS):
+        page.wait_for_selector(OPEN)
+        if page.locator("[data-status][data-over]").count():
+            break
+        if page.locator("[data-pass-device]").count():
+            assert page.locator("[data-private]").count() == 0  # behind the curtain, no hand shows
+            _do(page, "[data-pass-device] [data-action=show]")
+        deciders.append(_decide(page, builds, plans))
+    status = page.inner_text("[data-status]")
+    assert "wins by" in status or "draw" in status, status
+    assert deciders.count("Challenger") >= 5  # three draft decisions, a build, at least one turn
+    assert deciders.count("Defender") >= 4
+    log = page.locator("[data-history]").inner_text()
+    assert "Turn 1 at apart" in log
+    assert page.locator("[data-history] li[data-turn]").count() >= 2  # more than one turn was revealed
+    assert not page.errors
+    screenshot(page, "sword-hotseat-end")
+    # the record it offers is `duelkit play --record`'s: it replays under `duelkit replay`'s checks
+    with page.expect_download() as download:
+        page.click("a.record")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    (tmp_path / "duel.jsonl").write_text(text, encoding="utf-8")
+    assert main(["replay", str(tmp_path / "duel.jsonl"), "--data", str(bundled_root())]) == 0
+
+
+def test_a_sword_duel_against_the_computer(studio: Studio, new_page: Any) -> None:
+    """The computer seat is `play`'s equilibrium player; a person's choice made while it thinks still counts."""
+    page = new_page()
+    page.goto(studio.url + "play?game=sword-duel&players=human,equilibrium&seed=5")
+    plans = {"Challenger": [("advance", "attack"), ("stay", "attack"), ("stay", "defend"), ("stay", "none")]}
+    decisions = 0
+    for _ in range(MAX_DECISIONS):
+        page.wait_for_selector("[data-status][data-mine], [data-status][data-over]")
+        if page.locator("[data-status][data-over]").count():
+            break
+        assert page.locator("[data-pass-device]").count() == 0  # one person at this screen: no curtain
+        _decide(page, {"Challenger": '[data-field-speed="2"][data-field-strength="2"]'}, plans)
+        decisions += 1
+    assert page.locator("[data-status][data-over]").count() == 1
+    assert decisions >= 5
+    log = page.locator("[data-history]").inner_text()
+    assert "Defender plays" in log  # the computer's choices were revealed with ours
+    assert not page.errors
+    screenshot(page, "sword-vs-equilibrium-end")

@@ -123,8 +123,11 @@ def test_a_sword_table_plays_a_turn_and_refuses_what_is_not_allowed(loaded: dict
     for _ in range(3):  # take, take, discard (the computer Defender takes its cards in between)
         pool = table.pool  # type: ignore[attr-defined]
         table.act(me, {"action": "pick", "card": pool[0]})
+        table.computer_turn()
     assert len(table.picks[0]) == 2  # type: ignore[attr-defined]
     table.act(me, {"action": "build", "speed": "2", "strength": "2", "defense": "2"})
+    assert table.view(me, hotseat=False).computer_next  # the computer's secret build is due
+    table.computer_turn()
     with pytest.raises(DuelkitError, match="can never be in range"):
         table.act(me, {"move": "retreat", "card": "attack", "technique": "0", "evade": "none"})
     table.act(me, {"move": "advance", "card": "none", "technique": "0", "evade": "none"})
@@ -134,6 +137,26 @@ def test_a_sword_table_plays_a_turn_and_refuses_what_is_not_allowed(loaded: dict
     assert 'data-private="A"' not in opponent
     for card in table.picks[0]:  # type: ignore[attr-defined]  # the Challenger's hand is not shown to the Defender
         assert f'data-technique="{card}"' not in opponent
+
+
+@pytest.mark.parametrize("players", [("greedy", "equilibrium"), ("random", "greedy")])
+def test_a_studio_sword_duel_is_the_duel_duelkit_play_plays(loaded: dict[str, object],
+                                                            players: tuple[str, str]) -> None:
+    """The studio's computer seats are `play`'s players on `play`'s seeds: the same duel, the same record,
+    and the record replays under `duelkit replay`'s checks."""
+    from toolkit.game import PlayRequest
+
+    game = find_game("sword-duel")
+    data = loaded["sword-duel"]
+    table = game.web_table(data, TableRequest(None, players, 11))
+    assert table.computer_turn()
+    assert table.view(frozenset(), hotseat=False).over
+    record = table.record()
+    assert record is not None
+    played = game.play(data, PlayRequest("", "", players, 11, None, None), lambda _line: None,
+                       lambda _lines, _options: 0)
+    assert record == played
+    assert game.replay(data, record, None).divergence is None
 
 
 def test_a_simulate_record_replays_in_the_studio(loaded: dict[str, object]) -> None:
@@ -147,3 +170,37 @@ def test_a_simulate_record_replays_in_the_studio(loaded: dict[str, object]) -> N
     frames = find_game("duel-protocol").web_replay(data, first.record)
     assert frames.problem is None
     assert frames.steps == len(first.record.splitlines()) - 2
+
+
+def test_a_sword_record_steps_in_the_studio_and_a_tampered_line_is_named(loaded: dict[str, object]) -> None:
+    import json
+
+    from toolkit.problems import UsageError
+
+    game = find_game("sword-duel")
+    data = loaded["sword-duel"]
+    table = game.web_table(data, TableRequest(None, ("greedy", "random"), 4))
+    table.computer_turn()
+    record = table.record()
+    assert record is not None
+    lines = record.splitlines()
+    frames = game.web_replay(data, record)
+    assert frames.problem is None
+    assert frames.steps == len(lines) - 2  # the header and the result line are not steps
+    assert "Chance removes at random" in frames.log[0]
+    assert "In the deck" in frames.frame(0)
+    assert "Speed" in frames.frame(frames.steps)  # a record knows the builds: the replay shows them
+    assert "wins by" in frames.frame(frames.steps) or "draw" in frames.frame(frames.steps)
+    # a line that breaks the rules: the steps before it, and the line named as `duelkit replay` names it
+    turn = next(i for i, line in enumerate(lines) if line.startswith('{"turn": 1,'))
+    item = json.loads(lines[turn])
+    item["A"] = {"move": "advance", "technique": 0, "action": "defend", "insight": "speed"}
+    lines[turn] = json.dumps(item)
+    tampered = game.web_replay(data, "\n".join(lines) + "\n")
+    assert tampered.problem is not None
+    assert tampered.problem.startswith(f"{turn + 1}: ")
+    assert tampered.steps == turn - 1
+    with pytest.raises(DuelkitError, match="format"):
+        game.web_replay(data, '{"game": "sword-duel", "format": 9}\n')
+    with pytest.raises(UsageError):  # a figure game passes a sword record on to the sword duel
+        find_game("chimera").web_replay(loaded["chimera"], record)

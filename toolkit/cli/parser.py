@@ -17,6 +17,13 @@ if TYPE_CHECKING:
 # What argparse takes for a negative number rather than an option, plus a pair such as `-1.5,0.5`: so
 # `--back-offset -1.5,0.5` (the back drifted left) is a value, not "expected one argument".
 _NEGATIVE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-(\d+\.?\d*|\.\d+),-?(\d+\.?\d*|\.\d+)$")
+# A word longer than any option or value a person types: an echoed argument of thousands of characters is
+# shortened to its start and its length, so one bad value does not fill the screen.
+_LONG_WORD = re.compile(r"""[^\s'"]{81,}""")
+
+
+def _shortened(message: str) -> str:
+    return _LONG_WORD.sub(lambda m: f"{m.group()[:40]}… ({len(m.group()):,} characters)", message)
 
 
 class Parser(argparse.ArgumentParser):
@@ -27,4 +34,4 @@ class Parser(argparse.ArgumentParser):
         self._negative_number_matcher = _NEGATIVE
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        super()._print_message(terminal_safe(message), file)
+        super()._print_message(_shortened(terminal_safe(message)), file)

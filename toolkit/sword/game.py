@@ -34,7 +34,7 @@ from toolkit.sword.constants import GAME_ID, GAME_NAME
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
     from toolkit.sword.context import SwordDatabase
-    from toolkit.web.table import Table, TableRequest
+    from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
 @dataclass
@@ -229,6 +229,11 @@ class SwordGame(Game):
         from toolkit.sword.web.table import SwordTable
 
         return SwordTable.start(_database(data), request)
+
+    def web_replay(self, data: GameData, record: str) -> ReplayFrames:
+        from toolkit.sword.web.replay import replay_frames
+
+        return replay_frames(_database(data), record)
 
     def edit_hint(self) -> str:
         return "techniques"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,9 +144,23 @@ class Replayed:
     events: list[str]  # the turn log, with the turn numbers
 
 
+@dataclass(frozen=True)
+class Step:
+    """One checked record line and the duel after it (the studio's replay page draws these)."""
+
+    line: int
+    item: dict[str, Any]
+    draft: DraftState | None
+    hands: dict[Player, tuple[str, str]]
+    builds: dict[Player, Attributes]
+    state: DuelState | None
+    events: tuple[str, ...]  # what this line's turn did
+
+
 def replay(text: str, techniques: dict[str, Technique], deck: tuple[str, ...],
-           upto_turn: int | None = None) -> Replayed:
-    """Re-check every line; raise Divergence at the first that does not follow the rules."""
+           upto_turn: int | None = None, visit: Callable[[Step], None] | None = None) -> Replayed:
+    """Re-check every line; raise Divergence at the first that does not follow the rules. `visit` sees each
+    line that follows them."""
     lines = text.splitlines()
     try:
         header = json.loads(lines[0]) if lines else None
@@ -167,6 +182,7 @@ def replay(text: str, techniques: dict[str, Technique], deck: tuple[str, ...],
             item = json.loads(line)
             if not isinstance(item, dict):
                 raise ValueError("not a JSON object")
+            before = len(checker.events)
             checker.step(item, upto_turn)
         except Divergence:
             raise
@@ -174,6 +190,9 @@ def replay(text: str, techniques: dict[str, Technique], deck: tuple[str, ...],
             raise Divergence(number, str(exc)[:300]) from None
         if checker.stopped:
             break
+        if visit is not None:
+            visit(Step(number, item, checker.draft, dict(checker.hands), dict(checker.builds), checker.state,
+                       tuple(checker.events[before:])))
     if not checker.stopped and checker.finished is False:
         raise Divergence(len(lines), "the record ends before the duel does")
     return Replayed(header, checker.state, checker.events)
@@ -268,5 +287,5 @@ class _Checker:
         self.finished = True
 
 
-__all__ = ["FORMAT", "GAME", "STEPS", "Divergence", "RecordWriter", "Replayed", "choice_from", "choice_json",
+__all__ = ["FORMAT", "GAME", "STEPS", "Divergence", "RecordWriter", "Replayed", "Step", "choice_from", "choice_json",
            "data_hash", "replay", "state_digest"]

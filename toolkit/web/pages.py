@@ -45,7 +45,8 @@ def _game_section(loaded: Loaded) -> str:
     game, data = loaded.game, loaded.data
     squads = game.squad_ids(data)
     players = [HUMAN, *game.web_players()]
-    computer = next((p for p in players if p == "greedy"), players[-1])
+    preferred = game.default_players.get("play", "").split(",")[-1]  # the game's own choice for `play`
+    computer = preferred if preferred in players else next((p for p in players if p == "greedy"), players[-1])
     head = (f'<section class="game"{attrs(data_game=game.id)}>'
             f"<h2>{h(game.kit_title(data))} <small>{h(game.id)}</small></h2>")
     if data.has_errors:

@@ -107,10 +107,16 @@ def test_nodes_are_named_as_the_printed_board_and_the_grid_shows_the_coordinates
     assert node_label(g, g.node_index["r4c0"]) == "Entry Point A (r4c0)"
     assert node_label(g, g.node_index["r0c3"]) == "Goal Point B (r0c3)"
     assert node_label(g, g.node_index["i2c0"]) == "i2c0"
-    grid = render_grid(GameState.initial(g, Player.A))
-    assert grid[0].split() == ["a", "b", "c", "d", "e", "f", "g"]
-    assert grid[1].split()[:2] == ["5", "Eb"]
-    assert grid[-2].split()[:2] == ["1", "Ea"]
+    # the terminal board prints those same names (a unit's tag where one stands), and says which are marked
+    state = GameState.initial(g, Player.A)
+    grid = render_grid(state)
+    assert grid[0].replace("-", " ").split() == ["r0c0", "r0c1", "r0c2", "r0c3", "r0c4", "r0c5", "r0c6"]
+    assert grid[4].split() == ["r2c0", "i1c0", "i1c2", "r2c6"]
+    assert "Goal Point B: r0c3" in grid[-1]
+    assert "Entry Point A: r4c0 r4c6" in grid[-1]
+    deploy = next(a for a in state.legal_actions() if a.kind == MOVE and a.target == g.node_index["r4c0"])
+    state.apply(deploy)
+    assert render_grid(state)[8].replace("-", " ").split()[0] == "A1"
 
 
 def test_long_option_lists_are_grouped_by_unit():

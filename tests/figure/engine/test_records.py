@@ -97,8 +97,8 @@ def test_text_board_shows_units_zones_and_statuses(databases):
     game = build_game(*MATCHES["chimera"], databases["chimera"])
     state = GameState.initial(game, Player.A)
     board = render_board(state)
-    assert "Ga" in board
-    assert "Eb" in board
+    assert "Goal Point A: r4c3" in board
+    assert "Entry Point B: r0c0 r0c6" in board
     assert "Bench: A1 A2 A3 A4 A5 A6" in board
     assert "A1 t-grm 3 MP: Bench" in board
 

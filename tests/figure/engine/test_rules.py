@@ -8,7 +8,7 @@ import pytest
 
 from tests.figure.engine.kit import BLUE, GOLD, PURPLE, RED, WHITE, at, disk, game, module, node, slot, unit, where
 from toolkit.figure.engine import CHANCE, A, Action, B, IllegalAction, Rules
-from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, PASS, UPGRADE, WAKE
+from toolkit.figure.engine.actions import ATTACK, CHOOSE, MODULE, MOVE, PASS, UPGRADE, WAKE
 from toolkit.figure.engine.state import GameState
 from toolkit.players import Player
 
@@ -108,6 +108,31 @@ def test_moving_into_a_surround_loses_the_mover():
     move(state, "a1", "r4c0")
     assert where(state, "a1") == "bay"
     assert state.bay[A] == (slot(state, "a1"),)
+
+
+def test_a_unit_placed_surrounded_by_hand_goes_at_the_next_move_anywhere():
+    # b1 on r0c3 already stands between a1 (r0c2) and a2 (r0c4) when the position is set up; a move far away
+    # still removes it, as the check after a move looks at every unit on such a position
+    state = at(game(), {"b1": "r0c3", "a1": "r0c2", "a2": "r0c4", "a3": "r4c3"})
+    move(state, "a3", "r4c4")
+    assert where(state, "b1") == "bay"
+
+
+def test_a_push_under_move_only_leaves_a_surround_for_the_next_move_to_find():
+    # a1 wins a Purple push and puts b1 on i0c0, which closes a5 (i0c1) in between b1, b2 and b3. With
+    # surround_after=move_only nobody checks then; B's next move, far away, finds a5 surrounded all the same.
+    push = [*disk()[:PURPLE], {**disk()[PURPLE], "board_effect": {"kind": "push_opponent"}}, *disk()[PURPLE + 1:]]
+    places = {"a1": "r2c0", "b1": "r0c0", "a5": "i0c1", "b2": "i0c2", "b3": "r0c2", "b4": "r4c6"}
+    for rules, after_push in ((Rules(surround_after="move_only"), "i0c1"), (Rules(), "bay")):
+        state = at(game(a={"a1": unit("a1", disk=push)}, rules=rules), places)
+        move(state, "a1", "r1c0")
+        attack(state, "a1", "b1")
+        state.apply(PURPLE)
+        state.apply(WHITE)  # Purple beats White: a1 pushes b1
+        state.apply(Action(CHOOSE, slot(state, "b1"), node(state, "i0c0")))
+        assert where(state, "a5") == after_push
+        move(state, "b4", "r4c5")
+        assert where(state, "a5") == "bay"
 
 
 # ---- Repair Bay, Wait, lockout ---------------------------------------------------------------------------

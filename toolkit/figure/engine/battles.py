@@ -30,10 +30,16 @@ class Battles(Modules):
     __slots__ = ()
 
     def _spin_table(self) -> SpinTable:
-        reason, slot = self.spin  # type: ignore[misc]
-        if reason in (SPIN_CONFUSION, SPIN_BATTLE):
-            return self._battle_table(slot)
-        return self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
+        """The disk of the spin due now (kept until the outcome is applied: the sampler asks, then `apply`)."""
+        table = self._table
+        if table is None:
+            reason, slot = self.spin  # type: ignore[misc]
+            if reason in (SPIN_CONFUSION, SPIN_BATTLE):
+                table = self._battle_table(slot)
+            else:
+                table = self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
+            self._table = table
+        return table
 
     def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
@@ -214,6 +220,7 @@ class Battles(Modules):
                     self._after_placement(side)
                 else:
                     self._goal_by_placement(side)
+                    self._loose = True  # the swap may have closed a surround that nobody checked
             self._end_turn()
             return
         options = self._placement_options(effect, winner, loser)

@@ -11,13 +11,12 @@ here: `placement.Placement` (moves, deploys, surrounds, the Repair Bay and Wait)
 
 from __future__ import annotations
 
-import sys
 from typing import NamedTuple, TypeAlias
 
 from toolkit.figure.constants import FIRST_TURN_MP_PENALTY, SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import PASS, Action
-from toolkit.figure.engine.tables import Form, GameTables, Reach
+from toolkit.figure.engine.tables import Form, GameTables, Reach, SpinTable
 from toolkit.figure.rules.status import StatusRule
 from toolkit.players import Player
 
@@ -40,7 +39,6 @@ SELF_HIT = -2  # a battle "segment" for a confused unit that hit itself (indepen
 # damage slot, damage, star slot, stars, move-through slot, extra MP, the re-spin module committed this turn
 NO_TURN_FX = (-1, 0, -1, 0, -1, 0, -1)
 PASS_ACTION = Action(PASS)
-_BIG_ENDIAN = sys.byteorder == "big"  # array("q") packs in the machine's byte order
 DIGEST_MASK = (1 << 64) - 1  # the history digest is a sum of 64-bit digests, modulo 2**64
 
 
@@ -73,7 +71,8 @@ _PLAY_FIELDS = tuple(name for name in _FIELDS if name != "seen")  # `seen` diges
 class StateCore:
     """The fields of a game state, and the steps every part of the turn takes."""
 
-    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal", "_moves", "_key")
+    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal", "_moves", "_key", "_loose",
+                 "_table")
 
     game: GameTables
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
@@ -108,6 +107,10 @@ class StateCore:
     _legal: list[Action] | list[int] | None
     _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
     _key: tuple[int, ...] | None  # position_key() of the turn's start, computed there anyway for repetition
+    # A unit may stand surrounded without having been removed (a hand-built or read position, a swap under
+    # surround_after=move_only): the next surround check looks at every unit, not only those a move touched.
+    _loose: bool
+    _table: SpinTable | None  # the disk of the spin due now, worked out once (the sampler and `apply` both ask)
 
     def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
@@ -146,6 +149,7 @@ class StateCore:
     def _start_spin(self, reason: int, slot: int) -> None:
         self.spin = (reason, slot)
         self.phase = SPIN
+        self._table = None
 
     def _immovable(self, slot: int) -> bool:
         return self.game.sub_kinds[slot][self.form[slot]] == "immovable"

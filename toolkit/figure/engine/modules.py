@@ -40,20 +40,26 @@ class Modules(Placement):
         """The side's units a module may apply to, as bit sets (bit i: the side's unit i): on the field, on the
         field with a status, waiting in the Hangar, on the field and movable by their owner (the order of
         tables.FIELD_UNITS, ...)."""
-        pos, status, wait = self.pos, self.status, self.wait
-        field = statused = waiting = movable = 0
-        for i, slot in enumerate(self.game.side_units[side]):
+        pos, wait = self.pos, self.wait
+        field = waiting = 0
+        for bit, slot in self.game.unit_bits[side]:
             where = pos[slot]
             if where >= 0:
-                field |= 1 << i
-                if status[slot]:
-                    statused |= 1 << i
-                    if self._owner_may_move(slot):
-                        movable |= 1 << i
-                else:
-                    movable |= 1 << i  # no status: nothing keeps its owner from moving it
+                field |= bit
             elif where == HANGAR and wait[slot] > 0:
-                waiting |= 1 << i
+                waiting |= bit
+        if not any(self.status):  # most turns: no status, so every field unit may be moved by its owner
+            return field, 0, waiting, field
+        status = self.status
+        statused = movable = 0
+        for bit, slot in self.game.unit_bits[side]:
+            if field & bit:
+                if not status[slot]:
+                    movable |= bit  # no status: nothing keeps its owner from moving it
+                else:
+                    statused |= bit
+                    if self._owner_may_move(slot):
+                        movable |= bit
         return field, statused, waiting, movable
 
     def _subroutine_actions(self) -> list[Action]:
@@ -62,27 +68,30 @@ class Modules(Placement):
         game = self.game
         side = self.player
         actions: list[Action] = []
-        pos = self.pos
+        pos, status, wait = self.pos, self.status, self.wait
         for slot in game.activated_slots[side]:
             if pos[slot] < 0 or self.subs >> slot & 1:
                 continue
             kind = game.sub_kinds[slot][self.form[slot]]
             if kind == "clear_adjacent_status":
+                if not any(status):
+                    continue
                 near = game.nbr_mask[pos[slot]]
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if self.status[s] and pos[s] >= 0 and near >> pos[s] & 1]
+                            if status[s] and pos[s] >= 0 and near >> pos[s] & 1]
             elif kind == "clear_hangar_wait":
+                if not any(wait):
+                    continue
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if self.wait[s] > 0 and pos[s] == HANGAR]
+                            if wait[s] > 0 and pos[s] == HANGAR]
         return actions
 
     def _apply_module(self, index: int, first: int, second: int) -> None:
         side = self.player
         self.used[side] |= 1 << index
         self.phase = SUB
-        effect = self.game.modules[side][index].effect
-        kind = effect.kind
-        amount = int(getattr(effect, "amount", 0))
+        kind = self.game.module_kinds[side][index]
+        amount = self.game.module_amounts[side][index]
         dmg_slot, dmg, star_slot, stars, through, extra, respin = self.tfx
         if kind == "damage_bonus":
             self.tfx = (first, amount, star_slot, stars, through, extra, respin)
@@ -106,6 +115,8 @@ class Modules(Placement):
             self._put(second, a)
             if self.game.rules.surround_after == "any_position_change":
                 self._after_placement(side)
+            else:
+                self._loose = True  # the swap may have closed a surround that nobody checked
 
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot

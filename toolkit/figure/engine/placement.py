@@ -68,21 +68,21 @@ class Placement(StateCore):
         return sorted(o for o in (self.occ[n] for n in self.game.adj[self.pos[slot]])
                       if o >= 0 and o // SQUAD_UNITS == enemy)
 
-    def _compute_moves(self) -> TurnMoves:  # noqa: C901  - the hot path, kept flat
+    def _compute_moves(self) -> TurnMoves:
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn): each unit's
-        destinations from its node's step table, a few mask tests; its Reach looked up by that mask."""
+        destinations from its node's way (one mask AND and one lookup), its Reach looked up by that mask."""
         side = self.player
         game = self.game
-        rules = game.status_rules
         masks = self.masks
         free = game.full_mask & ~(masks[0] | masks[1])
-        passable = self._passable_mask(side)
+        status = self.status
+        passable = self._passable_mask(side) if game.passable_codes and masks[1 - side] and any(status) else free
         shut = ~passable  # nodes a move cannot pass through
-        pos, status, wait, form, mp_table = self.pos, self.status, self.wait, self.form, game.mp
+        pos, wait, form, mp_table = self.pos, self.wait, self.form, game.mp
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
-        min_mp = game.rules.min_mp
+        lowest = max(game.rules.min_mp, 0)  # no MP and less than none both reach nothing
         through = self.tfx[4]
-        step_tables, reaches_of = game._steps, game._reaches
+        ways, reaches_of = game._ways, game._reaches
         actions: list[Action] = []
         wakes: list[Action] = []
         reaches: list[Reach] = []
@@ -92,31 +92,27 @@ class Placement(StateCore):
             if where >= 0:
                 code = status[slot]
                 if code:
-                    rule = rules[code]
+                    rule = game.status_rules[code]
                     if effects.wakes_by_spin(rule):
                         wakes.append(Action(WAKE, slot))
                     if not effects.can_be_selected_to_move(rule):
                         continue
                 mp = mp_table[slot][form[slot]] + bonus
-                if mp < min_mp:
-                    mp = min_mp
-                tables = step_tables[where]
-                table = tables[mp] if 0 <= mp < len(tables) else game.steps_from(where, mp)
-                found = 0
-                if table is None:
-                    found = game.reach_mask(where, mp, game.full_mask if through == slot else passable)
-                elif through == slot:  # a move-through module: every node may be passed
-                    for _, got in table:
-                        found |= got
+                if mp < lowest:
+                    mp = lowest
+                row = ways[where]
+                way = row[mp] if mp < len(row) else game.way(where, mp)
+                if way is None:  # too long a move for a table: search
+                    found = game._search(where, mp, game.full_mask if through == slot else passable) & free
                 else:
-                    for need, got in table:
-                        if not need & shut:
-                            found |= got
-                found &= free
+                    need, known = way
+                    key = 0 if through == slot else need & shut  # a move-through module: every node may be passed
+                    got = known.get(key)
+                    found = (game.learn(where, mp, key) if got is None else got) & free
             elif where == HANGAR and wait[slot] <= 0:
                 mp = mp_table[slot][form[slot]] + bonus
-                if mp < min_mp:
-                    mp = min_mp
+                if mp < lowest:
+                    mp = lowest
                 found = deploys.get(mp, -1)
                 if found < 0:
                     found = deploys[mp] = self._deploy_mask(mp - DEPLOY_COST_MP, passable, free)
@@ -131,9 +127,22 @@ class Placement(StateCore):
 
     def _deploy_mask(self, steps: int, passable: int, free: int) -> int:
         """Where a Hangar unit of the side to move may deploy: a free own entry, then up to `steps` more steps
-        (none when it cannot pay the deploy's MP: a 1 MP unit on the first turn)."""
+        (none when it cannot pay the deploy's MP: a 1 MP unit on the first turn). Read from the side's deploy
+        way (its entries' ways joined) when only free nodes may be passed, as on most turns."""
         if steps < 0:
             return 0
+        game = self.game
+        if passable == free:
+            way = game.deploy_way(self.player, steps)
+            shut = way[0] & ~free
+            found = way[1].get(shut)
+            if found is None:
+                found = way[1][shut] = self._deploy_reach(steps, passable, free)
+            return found & free
+        return self._deploy_reach(steps, passable, free) & free
+
+    def _deploy_reach(self, steps: int, passable: int, free: int) -> int:
+        """The free entries and the nodes within `steps` of them (occupied ones too: the caller keeps free ones)."""
         game = self.game
         found = 0
         for entry in game.entries[self.player]:
@@ -142,18 +151,18 @@ class Placement(StateCore):
                 found |= bit
                 if steps > 0:
                     found |= game.reach_mask(entry, steps, passable)
-        return found & free
+        return found
 
     def _surely_moves(self) -> bool:
         """A quick test that is True only when the side to move has a move: a unit that may move next to a free
         node, or a ready Hangar unit and a free entry (False: list the moves to know)."""
         game = self.game
-        free = game.full_mask & ~(self.masks[0] | self.masks[1])
+        masks = self.masks
+        free = game.full_mask & ~(masks[0] | masks[1])
         side = self.player
         pos, status, nbr = self.pos, self.status, game.nbr_mask
         # every unit has the MP for a step and a deploy (past the first turn, as a rule): no MP to work out
-        lowest = game.lowest_mp + self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
-        any_mp = max(game.rules.min_mp, lowest) >= max(1, DEPLOY_COST_MP)
+        any_mp = game.surely_mp[self.turn == 0] if self.tfx[5] == 0 else False
         for slot in game.side_units[side]:
             where = pos[slot]
             if where >= 0:
@@ -182,7 +191,12 @@ class Placement(StateCore):
         if dest == game.goals[1 - side]:
             self._finish(side, GOAL)
             return
-        self._after_placement(side)
+        if self._loose:
+            self._after_placement(side)
+        else:
+            self._goal_by_placement(side)
+            if self.result is None:
+                self._surround_after_move(slot, dest)
         if self.result is not None:
             return
         if (pos[slot] >= 0 and game.nbr_mask[dest] & masks[1 - side]
@@ -191,12 +205,36 @@ class Placement(StateCore):
         else:
             self._end_turn()
 
+    def _surround_after_move(self, slot: int, dest: int) -> None:
+        """`_after_placement`'s surrounds when no unit stood surrounded before this move (not `_loose`): only
+        the enemies next to `dest` and the unit that moved can be surrounded now (the move freed its start
+        node and took `dest`; nothing else changed), so only they are looked at."""
+        side = slot // SQUAD_UNITS
+        masks, nbr = self.masks, self.game.nbr_mask
+        near = nbr[dest] & masks[1 - side]
+        enemies: list[int] = []
+        if near:
+            own = masks[side]
+            enemies = sorted(self.occ[node] for node in bits(near) if not nbr[node] & ~own)
+        if self.game.rules.surround_order == "enemies_first":
+            for enemy in enemies:
+                self._deactivate(enemy)
+            if not nbr[dest] & ~masks[1 - side]:
+                self._deactivate(slot)
+        else:  # simultaneous: both read before anyone is removed
+            mover_closed = not nbr[dest] & ~masks[1 - side]
+            for enemy in enemies:
+                self._deactivate(enemy)
+            if mover_closed:
+                self._deactivate(slot)
+
     def _after_placement(self, actor: int) -> None:
         """Goal capture by placement when the switch `goal_capture_by` allows it (the game ends at once, before
         any surround), then surrounds (the switch `surround_order`)."""
         self._goal_by_placement(actor)
         if self.result is not None:
             return
+        self._loose = False  # every surrounded unit is removed now
         if self.game.rules.surround_order == "enemies_first":
             for side in (1 - actor, actor):
                 for slot in self._surrounded_units(side):
@@ -267,6 +305,7 @@ class Placement(StateCore):
             self._after_placement(actor)
         else:
             self._goal_by_placement(actor)
+            self._loose = True  # the placement may have closed a surround that nobody checked
         self.decider = self.player
         self._end_turn()
 

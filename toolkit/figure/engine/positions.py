@@ -56,5 +56,6 @@ def arrange(game: GameTables, places: Mapping[str, str], *, to_move: Player = Pl
     state._forget_history()
     state.result = None
     state._legal = None
+    state._loose = True  # a unit may have been placed surrounded: the next surround check looks at every unit
     state._begin_turn()
     return state

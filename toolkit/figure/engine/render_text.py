@@ -57,7 +57,7 @@ def node_name(game: GameTables, node: int) -> str:
 
 def coordinate(game: GameTables, node: int) -> str:
     """Where a node sits on the drawn board: a column letter (a = left, seen from side A) and a row number
-    (1 = side A's back row), as the terminal board's margins show them."""
+    (1 = side A's back row); it orders long option lists from A's back row up, left to right."""
     where = _grid_positions(game)
     rows = max(r for r, _ in where.values()) + 1
     r, c = where[node]
@@ -88,42 +88,40 @@ def _grid_positions(game: GameTables) -> dict[int, tuple[int, int]]:
 
 
 def render_grid(state: GameState) -> list[str]:
-    """Nodes at their drawn places: a unit's tag, G/E for goals and entries (a/b: whose), '.' for a point."""
+    """Nodes at their drawn places: a unit's tag where one stands, else the node's name, which is what the
+    printed board prints beside the point and what the options and records say; then which are the goals
+    and entries."""
     game = state.game
     where = _grid_positions(game)
     rows = max(r for r, _ in where.values()) + 1
     cols = max(c for _, c in where.values()) + 1
-    width = cols * CELL
-    canvas = [[" "] * width for _ in range(rows * 2 - 1)]
+    cell = max(CELL, max(len(name) for name in game.node_names) + 2)
+    canvas = [[" "] * (cols * cell) for _ in range(rows * 2 - 1)]
     for node, (r, c) in where.items():
         occupant = state.occ[node]
-        name = game.node_names[node]
-        meta = game.board.nodes[name]
-        if occupant >= 0:
-            text = tag(occupant)
-        elif meta.role == "goal":
-            text = "G" + (meta.side or "").lower()
-        elif meta.role == "entry":
-            text = "E" + (meta.side or "").lower()
-        else:
-            text = "."
-        start = c * CELL + (CELL - len(text)) // 2 - 1
+        text = tag(occupant) if occupant >= 0 else game.node_names[node]
+        start = c * cell + (cell - len(text)) // 2 - 1
         for k, ch in enumerate(text):
             canvas[r * 2][start + k] = ch
-    _draw_routes(canvas, game, where)
-    header = [" "] * width
-    for c in range(cols):
-        header[c * CELL + CELL // 2 - 1] = _column(c)[0]
-    margin = "    " + "".join(header).rstrip()
-    lines = [margin]
-    for y, row in enumerate(canvas):
-        prefix = f"{rows - y // 2:>3} " if y % 2 == 0 else "    "
-        lines.append((prefix + "".join(row)).rstrip())
-    lines.append(margin)
-    return lines
+    _draw_routes(canvas, game, where, cell)
+    lines = [("  " + "".join(row)).rstrip() for row in canvas]
+    return [*lines, _legend(game)]
 
 
-def _draw_routes(canvas: list[list[str]], game: GameTables, where: dict[int, tuple[int, int]]) -> None:
+def _legend(game: GameTables) -> str:
+    """'Goal Point B: r0c3 · Entry Point B: r0c0 r0c6 · ...': the marked points, as the printed board marks them."""
+    terms = game.theme.terms
+    marked: dict[str, list[str]] = {}
+    for name in game.node_names:
+        meta = game.board.nodes[name]
+        word = {"goal": terms.goal, "entry": terms.entry}.get(meta.role or "")
+        if word and meta.side:
+            marked.setdefault(f"{safe(word, 30)} {meta.side}", []).append(name)
+    return "  " + " · ".join(f"{label}: {' '.join(names)}" for label, names in sorted(marked.items()))
+
+
+def _draw_routes(canvas: list[list[str]], game: GameTables, where: dict[int, tuple[int, int]],
+                 cell: int) -> None:
     """Each route between two placed nodes: dashes along a row, bars down a column, a slash on a diagonal."""
     for a, near in enumerate(game.adj):
         for b in near:
@@ -132,16 +130,16 @@ def _draw_routes(canvas: list[list[str]], game: GameTables, where: dict[int, tup
             (ra, ca), (rb, cb) = where[a], where[b]
             if ra == rb:  # along a row: dashes between the two cells
                 lo, hi = sorted((ca, cb))
-                for x in range(lo * CELL + CELL // 2 + 1, hi * CELL + CELL // 2 - 2):
+                for x in range(lo * cell + cell // 2 + 1, hi * cell + cell // 2 - 2):
                     if canvas[ra * 2][x] == " ":
                         canvas[ra * 2][x] = "-"
             elif ca == cb:  # down a column: bars on the rows between
                 lo, hi = sorted((ra, rb))
                 for y in range(lo * 2 + 1, hi * 2):
-                    canvas[y][ca * CELL + CELL // 2 - 1] = "|"
+                    canvas[y][ca * cell + cell // 2 - 1] = "|"
             else:  # a diagonal: one slash half way
                 y = ra + rb  # the text row between them (rows are doubled)
-                x = (ca + cb) * CELL // 2 + CELL // 2 - 1
+                x = (ca + cb) * cell // 2 + cell // 2 - 1
                 down_right = (rb - ra) * (cb - ca) > 0
                 canvas[y][x] = "\\" if down_right else "/"
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from array import array
+import struct
 from fractions import Fraction
+from functools import cache
 from typing import cast
 
 from toolkit.figure.engine.actions import (
@@ -34,7 +35,6 @@ from toolkit.figure.engine.actions import (
     IllegalAction,
 )
 from toolkit.figure.engine.core import (
-    _BIG_ENDIAN,
     _FIELDS,
     _PLAY_FIELDS,
     BATTLE,
@@ -101,6 +101,12 @@ __all__ = [
     "TurnMoves",
 ]
 
+@cache
+def _packer(length: int) -> struct.Struct:
+    """Packs a position key of this length as little-endian 64-bit ints (twice as fast as an array)."""
+    return struct.Struct(f"<{length}q")
+
+
 class GameState(TurnFlow):
     """A game in progress: the OpenSpiel-shaped API over the parts of the turn (see `core`)."""
 
@@ -145,6 +151,8 @@ class GameState(TurnFlow):
         s._legal = None
         s._moves = None
         s._key = None
+        s._loose = False
+        s._table = None
         s._begin_turn()
         return s
 
@@ -219,6 +227,8 @@ class GameState(TurnFlow):
         s._legal = self._legal
         s._moves = self._moves
         s._key = self._key
+        s._loose = self._loose
+        s._table = self._table
         return s
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
@@ -251,7 +261,10 @@ class GameState(TurnFlow):
             self._legal = self._moves = self._key = None
             self._apply_spin(action, table)
             return
-        if action not in self.legal_actions():
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self._legal = self._moves = self._key = None
         action = cast(Action, action)
@@ -306,6 +319,8 @@ class GameState(TurnFlow):
         s._unhashed = []
         s._shared = False
         s._legal = s._moves = s._key = None
+        s._loose = True  # the text may hold any position: the next surround check looks at every unit
+        s._table = None
         return s
 
     def play_key(self) -> tuple[object, ...]:
@@ -328,12 +343,10 @@ class GameState(TurnFlow):
         """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a simulated
         game never computes one (a digest cost about a tenth of a random game's turn)."""
         seen = self.seen
+        blake2b, from_bytes = hashlib.blake2b, int.from_bytes
         for key in self._unhashed:
-            packed = array("q", key)
-            if _BIG_ENDIAN:
-                packed.byteswap()  # digest the same little-endian bytes on every machine
-            digest = int.from_bytes(hashlib.blake2b(packed.tobytes(), digest_size=8).digest(), "little")
-            seen = (seen + digest) & DIGEST_MASK
+            packed = _packer(len(key)).pack(*key)  # little-endian 64-bit ints, the same bytes on every machine
+            seen = (seen + from_bytes(blake2b(packed, digest_size=8).digest(), "little")) & DIGEST_MASK
         self.seen = seen
         self._unhashed = []  # a new list: a clone may share the old one
 

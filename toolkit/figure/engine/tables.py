@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias, TypeVar
 
-from toolkit.figure.constants import SQUAD_UNITS
+from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import MODULE, MOVE, Action
 from toolkit.figure.engine.rules import Rules
@@ -29,6 +29,7 @@ from toolkit.players import Player
 HANGAR, BAY, REMOVED = -1, -2, -3  # positions of units that are not on a board node
 REMOVED_FROM_DUEL = "removed_from_duel"
 REACH_CACHE_LIMIT = 500_000
+WAY_PATTERN_LIMIT = 4096  # shut patterns kept per node and MP (a dense board's long moves meet many)
 STEP_TABLE_LIMIT = 64  # entries of one node's step table; past this (a long move, a dense board) a search
 ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
 # Which of its side's units a module may apply to: a unit on the field, one with a status, one waiting in the Hangar.
@@ -81,6 +82,10 @@ class SpinTable:
     cumulative: tuple[int, ...]  # running sum of sizes, for sampling with one randrange
 
 
+# A node's way for some MP: the nodes a walk must pass, and the nodes reached by which of those are shut.
+Way: TypeAlias = tuple[int, dict[int, int]]
+
+
 class Reach(NamedTuple):
     """One unit's moves this turn, with the masks a thinking player reads instead of walking the actions."""
 
@@ -125,6 +130,10 @@ class GameTables:
         self._action_bytes: list[list[tuple[tuple[Action, ...], ...]] | None] = [None] * len(self.slots)
         # per node, per number of steps: (nodes that must be passable, nodes then reached), see `steps_from`
         self._steps: list[list[tuple[tuple[int, int], ...] | None]] = [[((0, 0),)] for _ in self.node_names]
+        # per node, per number of steps: the nodes a walk must pass and, by which of them are shut, the nodes
+        # reached (see `way`): a move is one mask AND and one lookup
+        self._ways: list[list[Way | None]] = [[(0, {0: 0})] for _ in self.node_names]
+        self._deploy_ways: tuple[list[Way], list[Way]] = ([], [])  # per side, per steps after the entry
         # per slot, its Reach by destination mask: a unit's destination sets recur all game
         self._reaches: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
         self._unit_cache: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
@@ -136,7 +145,11 @@ class GameTables:
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
         self.lowest_mp = min((mp for forms in self.mp for mp in forms), default=0)
+        # whether every unit surely has the MP for a step and a deploy, later turns and the first turn (no module)
+        self.surely_mp = tuple(max(self.rules.min_mp, self.lowest_mp - penalty) >= max(1, DEPLOY_COST_MP)
+                               for penalty in (0, FIRST_TURN_MP_PENALTY))
         self.module_kinds = tuple(tuple(m.effect.kind for m in side) for side in self.modules)
+        self.module_amounts = tuple(tuple(int(getattr(m.effect, "amount", 0)) for m in side) for side in self.modules)
         self.form_types = tuple(tuple(frozenset(f.unit.types) for f in slot.forms) for slot in self.slots)
         self.sub_kinds = tuple(tuple(f.sub_kind() for f in slot.forms) for slot in self.slots)
         # (slot, form, effect) of every damage aura, per side; empty tuples keep the battle path fast
@@ -145,6 +158,7 @@ class GameTables:
                            for side in (0, 1))
         self.activated = tuple(any(k in ACTIVATED_SUBROUTINES for k in kinds) for kinds in self.sub_kinds)
         self.side_units = tuple(range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS) for side in (0, 1))
+        self.unit_bits = tuple(tuple((1 << i, slot) for i, slot in enumerate(units)) for units in self.side_units)
         self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
         self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
                                     for kinds in self.module_kinds)
@@ -170,10 +184,7 @@ class GameTables:
         if reach is None:
             chunks = self._action_bytes[slot]
             if chunks is None:
-                row = self.move_actions[slot]
-                chunks = self._action_bytes[slot] = [
-                    tuple(tuple(row[shift + i] for i in bits(byte) if shift + i < len(row)) for byte in range(256))
-                    for shift in range(0, len(row), 8)]
+                chunks = self._action_bytes[slot] = _byte_tuples(self.move_actions[slot])
             actions: tuple[Action, ...] = ()
             rest = nodes
             for byte_actions in chunks:
@@ -198,6 +209,49 @@ class GameTables:
         while len(tables) <= mp:
             tables.append(self._step_table(start, len(tables)))
         return tables[mp]
+
+    def way(self, start: int, mp: int) -> Way | None:
+        """`start`'s way for `mp` steps: (need, reached) where `need` holds every node a walk of up to `mp`
+        steps must pass and `reached` gives, by the nodes of `need` that are shut (`need & ~passable`), the
+        nodes within `mp` steps (filled in as patterns are met: `learn`). None: too long a move for a table
+        (search instead)."""
+        ways = self._ways[start]
+        if mp <= 0:
+            return ways[0]
+        while len(ways) <= mp:
+            table = self.steps_from(start, len(ways))
+            ways.append(None if table is None else (_or(need for need, _ in table), {}))
+        return ways[mp]
+
+    def deploy_way(self, side: int, steps: int) -> Way:
+        """The way of a deploy of `side` with `steps` steps after the entry, when only free nodes may be passed:
+        its `need` holds the entries (a deploy needs a free one) and every node their ways must pass, so the
+        shut nodes among them decide where a Hangar unit may go (filled in by the state as patterns are met)."""
+        ways = self._deploy_ways[side]
+        while len(ways) <= steps:
+            need = 0
+            for entry in self.entries[side]:
+                way = self.way(entry, len(ways))
+                need |= 1 << entry | (self.balls[entry][-1] if way is None else way[0])
+            ways.append((need, {}))
+        way = ways[steps]
+        if len(way[1]) > WAY_PATTERN_LIMIT:
+            way[1].clear()
+        return way
+
+    def learn(self, start: int, mp: int, shut: int) -> int:
+        """The nodes within `mp` steps of `start` when the nodes `shut` (of its way's `need`) cannot be passed:
+        read from the step table once, then kept in the way."""
+        found = 0
+        for need, got in self.steps_from(start, mp) or ():
+            if not need & shut:
+                found |= got
+        way = self.way(start, mp)
+        assert way is not None  # a way exists wherever a step table does
+        if len(way[1]) > WAY_PATTERN_LIMIT:
+            way[1].clear()
+        way[1][shut] = found
+        return found
 
     def _step_table(self, start: int, mp: int) -> tuple[tuple[int, int], ...] | None:
         """Every walk without repeated nodes of fewer than `mp` steps from `start`, grouped by the nodes it
@@ -245,14 +299,12 @@ class GameTables:
         """
         if mp <= 0:
             return 0
-        table = self.steps_from(start, mp)
-        if table is not None:
-            found = 0
-            for need, got in table:
-                if not need & ~passable:
-                    found |= got
-            return found
-        return self._search(start, mp, passable)
+        way = self._ways[start][mp] if mp < len(self._ways[start]) else self.way(start, mp)
+        if way is None:
+            return self._search(start, mp, passable)
+        shut = way[0] & ~passable
+        found = way[1].get(shut)
+        return self.learn(start, mp, shut) if found is None else found
 
     def _search(self, start: int, mp: int, passable: int) -> int:
         """`reach_mask` by breadth-first search over node masks (long moves on dense boards)."""
@@ -305,6 +357,20 @@ def _module_choices(side: int, index: int, kind: str) -> tuple[tuple[Action, ...
         else:
             choices.append(())
     return tuple(choices)
+
+
+def _byte_tuples(row: tuple[Action, ...]) -> list[tuple[tuple[Action, ...], ...]]:
+    """For each byte of a node mask, the actions of `row` at the nodes of each of its 256 values, lowest node
+    first: each value's tuple is its lowest node's action before the tuple of the value without that node."""
+    chunks = []
+    for shift in range(0, len(row), 8):
+        chunk: list[tuple[Action, ...]] = [()]
+        for byte in range(1, 256):
+            low = byte & -byte
+            node = shift + low.bit_length() - 1
+            chunk.append(((row[node],) if node < len(row) else ()) + chunk[byte ^ low])
+        chunks.append(tuple(chunk))
+    return chunks
 
 
 def bits(mask: int) -> list[int]:

@@ -50,18 +50,20 @@ class TurnFlow(Battles):
     def _begin_turn(self) -> None:
         """Start of a turn: Wait bookkeeping, Frozen's turn count, repetition, then System Lockout."""
         player = self.player
-        rules = self.game.rules
-        wait, status, pos = self.wait, self.status, self.pos
+        game = self.game
+        rules = game.rules
+        wait, status = self.wait, self.status
         blocked = 0
         if any(wait):
-            counted = self.units_of(player) if rules.wait_counts == "owner_turns" else range(len(pos))
+            counted = game.side_units[player] if rules.wait_counts == "owner_turns" else range(len(wait))
             for slot in counted:
                 if wait[slot] > 0:
                     blocked |= 1 << slot
         self.blocked = blocked
-        thawing = self.game.thawing_codes
+        thawing = game.thawing_codes
         if thawing and any(status):  # most turns no unit has a status: skip the loop
-            for slot in self.units_of(player):
+            pos = self.pos
+            for slot in game.side_units[player]:
                 if status[slot] in thawing and pos[slot] >= 0:
                     self.counter[slot] += 1
         self.phase = START
@@ -76,8 +78,8 @@ class TurnFlow(Battles):
             self.history = dict(self.history)
             self._unhashed = self._unhashed[:]
             self._shared = False
-        seen = self.history.get(key, 0) + 1
-        self.history[key] = seen
+        history = self.history
+        seen = history[key] = history.get(key, 0) + 1
         self._unhashed.append(key)
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)

@@ -4,6 +4,8 @@ that does not agree stops the replay and is reported with its number)."""
 
 from __future__ import annotations
 
+import json
+
 from toolkit.figure.database import Database
 from toolkit.figure.engine import CHANCE, Action, GameState
 from toolkit.figure.engine.narrate import Narrator
@@ -36,12 +38,23 @@ def replay_frames(database: Database, text: str) -> ReplayFrames:
         record = parse_record(text)
         rules = record_rules(record)
     except RecordError as exc:
+        if _another_games(text):  # the server asks the game that wrote it
+            raise UsageError(str(exc)) from None
         raise DuelkitError(str(exc)) from None
     header = record.header
     if header["theme"] != database.theme.id:  # another theme's record: the server asks the other games
         raise UsageError(f"the record is for theme '{safe(str(header['theme']), 40)}', not '{database.theme.id}'")
     game = game_of_record(database, record, rules)
     return _walk(record, GameState.initial(game, Player(header["first"])))
+
+
+def _another_games(text: str) -> bool:
+    """Whether the record's header is another game's (it names its "game", as a sword-duel record does)."""
+    try:
+        header = json.loads(text.lstrip().split("\n", 1)[0])
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(header, dict) and "record" not in header and "game" in header
 
 
 def _walk(record: Record, state: GameState) -> ReplayFrames:

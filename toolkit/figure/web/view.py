@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from toolkit.figure.engine import CHANCE, Action, GameState
 from toolkit.figure.engine.actions import ATTACK, KIND_NAMES, MOVE
 from toolkit.figure.engine.render_text import describe_action, describe_outcome, tag
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, GameTables
 from toolkit.figure.web.narrate import BattleOdds, battle_odds, unit_label
 from toolkit.kit.palette import TEAM
 from toolkit.players import PLAYERS
@@ -20,6 +20,9 @@ from toolkit.web.html import attrs, h
 
 MARGIN = 16.0  # mm of board around the outermost nodes (room for a token's name under it)
 NAME_CHARS = 12  # a token shows this many characters of the unit's name (the whole name is its tooltip)
+NAME_LINE = 4.3  # mm between the lines of a point's name (its font is 3.8 px = mm in the board's viewBox)
+NAME_ROOM = 6.0  # mm more under the last row for the second line of an entry's or goal's name
+BADGE = 4.0  # mm more above the first row for a status badge over a token
 
 
 @dataclass
@@ -42,9 +45,9 @@ def board_svg(state: GameState, legal: Sequence[Action] = ()) -> str:
     board = game.board
     xs = [node.x for node in board.nodes.values()]
     ys = [node.y for node in board.nodes.values()]
-    left, top = min(xs) - MARGIN, min(ys) - MARGIN
-    width, height = max(xs) - min(xs) + 2 * MARGIN, max(ys) - min(ys) + 2 * MARGIN + 4
     radius = board.token_diameter_mm / 2
+    left, top = min(xs) - MARGIN, min(ys) - MARGIN - BADGE
+    width, height = max(xs) - min(xs) + 2 * MARGIN, max(ys) - min(ys) + 2 * MARGIN + BADGE + NAME_ROOM
     parts = [f'<svg class="board" viewBox="{left:g} {top:g} {width:g} {height:g}" role="img" '
              f'aria-label="{h(board.name)}" xmlns="http://www.w3.org/2000/svg">']
     for a, b in board.routes:
@@ -59,6 +62,7 @@ def board_svg(state: GameState, legal: Sequence[Action] = ()) -> str:
         if role:
             label = ("G" if role == "goal" else "E") + side
             parts.append(f'<text class="node-label" x="{node.x:g}" y="{node.y + radius * 0.2:g}">{label}</text>')
+        parts.append(_point_name(game, name, node.x, node.y + radius * 0.8))
         parts.append("</g>")
     for slot in range(len(game.slots)):
         node_index = state.pos[slot]
@@ -75,6 +79,17 @@ def board_svg(state: GameState, legal: Sequence[Action] = ()) -> str:
     return "".join(parts)
 
 
+def _point_name(game: GameTables, name: str, x: float, below: float) -> str:
+    """The point's name under its circle (and under a token on it), as `play` and game records name it: a goal or
+    an entry by its theme's word and side on a first line ('Entry Point A'), every point by its node name."""
+    meta = game.board.nodes[name]
+    word = {"goal": game.theme.terms.goal, "entry": game.theme.terms.entry}.get(meta.role or "")
+    lines = [f"{word} {meta.side}", name] if word and meta.side else [name]
+    spans = "".join(f'<tspan x="{x:g}" dy="{NAME_LINE if i else NAME_LINE - 0.6:g}">{h(line)}</tspan>'
+                    for i, line in enumerate(lines))
+    return f'<text{attrs(class_="point-name", data_point_name=name)} x="{x:g}" y="{below:g}">{spans}</text>'
+
+
 def _token(state: GameState, slot: int, x: float, y: float, radius: float) -> str:
     side = PLAYERS[slot // len(state.units_of(0))]
     swatch = TEAM[side]
@@ -83,7 +98,9 @@ def _token(state: GameState, slot: int, x: float, y: float, radius: float) -> st
     rule = state.status_rule(slot) if state.status[slot] else None
     if rule is not None:
         badges.append(state.game.theme.statuses.get(rule.id, rule.id))
-    badge = f'<text class="badge" x="{x:g}" y="{y + radius + 6.5:g}">{h(_short(badges[0]))}</text>' if badges else ""
+    # a status above the token: under it is the point's name
+    badge = f'<text class="badge" x="{x:g}" y="{y - radius * 0.8 - 1.2:g}">{h(_short(badges[0]))}</text>' \
+        if badges else ""
     return (f'<g{attrs(class_="token", data_unit=slot, data_tag=tag(slot), data_side=side.value)}>'
             f'<title>{h(unit_label(state, slot))} ({state.form_of(slot).mp} {h(state.game.theme.terms.mp)})</title>'
             f'<circle cx="{x:g}" cy="{y:g}" r="{radius * 0.8:g}" fill="{swatch.fill}"/>'

@@ -1,23 +1,27 @@
-"""The sword duel in the browser, on the engine in `toolkit/sword/engine`: the draft, secret builds, then turns
-of secret choices revealed together. Pure: no I/O, seeded randomness only.
+"""The sword duel in the browser, on the engine in `toolkit/sword/engine`: the draft (`engine/draft.py`, the
+spec's state machine), secret builds, then turns of secret choices revealed together. Computer seats are the
+command line's players (`toolkit.sword.bots.make_bot`: random, greedy, equilibrium), seeing only what an
+`Observation` lets them see. Pure: no I/O, seeded randomness only.
 
-The draft follows spec 002: one card removed at random, then Challenger, Defender, Challenger, Defender each
-pick one; the Defender's two discards are random as the spec says, the Challenger's one discard is its own
-choice (the spec says "randomly" only for the Defender's). What each player sees is what the
-rules let them see (`view.py`): their own cards and build, the opponent's revealed cards, and the results
-of their own Insight only.
+The seeds are `duelkit play`'s: the draft's chance steps from `derive(seed, "dice")`, each player's own
+stream from `derive(seed, "player", seat)`; so the same seed and the same human decisions give the same duel
+and the same record as `duelkit play --record`, and the record replays under `duelkit replay`. What each
+player sees is what the rules let them see (`view.py`).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import cast
 
-from toolkit.players import PLAYERS
+from toolkit.players import PLAYERS, Player
 from toolkit.problems import DuelkitError
+from toolkit.selfplay.stats import derive
 from toolkit.sword import constants
+from toolkit.sword.bots import BOT_NAMES, SwordBot, make_bot
+from toolkit.sword.bots.observation import Observation, revealed_techniques
 from toolkit.sword.context import SwordDatabase
+from toolkit.sword.engine.draft import DraftState, StepKind, new_draft, opponent_hands
 from toolkit.sword.engine.duel import (
     Action,
     Attributes,
@@ -27,20 +31,16 @@ from toolkit.sword.engine.duel import (
     draw_by_time,
     illegal_reason,
     legal_builds,
-    legal_choices,
     new_duel,
     resolve_turn,
 )
 from toolkit.sword.model import Technique
+from toolkit.sword.record import RecordWriter, data_hash
 from toolkit.sword.rules.positions import Move
-from toolkit.sword.rules.state import HasAttributes
 from toolkit.web.table import HUMAN, Table, TableRequest, TableView
 
-COMPUTERS = ("random",)
-# The draft after the first random removal: (seat, what): a pick, the Challenger's own discard, or (None) the
-# Defender's two random discards; the Defender's last pick discards the rest.
-DRAFT_STEPS: tuple[tuple[int | None, str], ...] = ((0, "pick"), (1, "pick"), (None, "discard 2"), (0, "pick"),
-                                                   (0, "discard"), (1, "pick"))
+COMPUTERS = BOT_NAMES
+MIN_DRAFT = 7  # the spec's draft removes 1, takes 4 and discards at least 2
 
 
 @dataclass
@@ -57,54 +57,70 @@ class SwordTable(Table):
     database: SwordDatabase
     players: tuple[str, str]
     seed: int
-    pool: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    picks: tuple[list[str], list[str]] = field(default_factory=lambda: ([], []))
-    step: int = 0  # the next step of DRAFT_STEPS
+    draft: DraftState
+    writer: RecordWriter
+    bots: tuple[SwordBot | None, SwordBot | None]
+    rngs: tuple[random.Random, random.Random]  # each player's own stream (`play`'s)
+    dice: random.Random  # the draft's chance steps
     builds: list[Attributes | None] = field(default_factory=lambda: [None, None])
     duel: DuelState | None = None
     chosen: list[Choice | None] = field(default_factory=lambda: [None, None])
     turns: list[TurnLog] = field(default_factory=list)
+    beliefs: tuple[tuple[tuple[str, str], ...], ...] = ((), ())  # the hands each player knows the other may hold
+    revealed: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))
     facing: int | None = None  # hot-seat: the seat whose secrets the device shows now (None: the curtain)
     version: int = 0
+    writes_record = True
 
     @classmethod
     def start(cls, database: SwordDatabase, request: TableRequest) -> SwordTable:
         if database.has_errors:
             raise DuelkitError("the sword-duel data has problems: fix them first")
-        deck = [t.id for t in database.draft_techniques()]
-        if len(deck) < 5:
-            raise DuelkitError(f"the draft needs at least 5 technique cards, the data has {len(deck)}")
-        table = cls(database, request.players, request.seed, pool=deck)
-        table.removed.append(table._draw("remove"))
-        table._computers()
+        deck = tuple(t.id for t in database.draft_techniques())
+        if len(deck) < MIN_DRAFT:
+            raise DuelkitError(f"the draft needs at least {MIN_DRAFT} technique cards, the data has {len(deck)}")
+        bots = tuple(None if name == HUMAN else make_bot(name) for name in request.players)
+        rngs = tuple(random.Random(derive(request.seed, "player", seat)) for seat in (0, 1))
+        writer = RecordWriter(data_hash(database.techniques, deck), request.data, request.seed,
+                              list(request.players))
+        table = cls(database, request.players, request.seed, new_draft(deck), writer, (bots[0], bots[1]),
+                    (rngs[0], rngs[1]), random.Random(derive(request.seed, "dice")))
+        table._chance()
         return table
 
     # ---- phases -------------------------------------------------------------------------------------------
 
     @property
     def phase(self) -> str:
-        if self.step < len(DRAFT_STEPS):
+        if not self.draft.done:
             return "draft"
-        if None in self.builds:
+        if self.duel is None:
             return "build"
-        assert self.duel is not None
         return "over" if self.duel.result is not None else "turn"
 
-    def picker(self) -> int:
-        seat = DRAFT_STEPS[self.step][0]
-        assert seat is not None, "chance steps are taken at once"
-        return seat
-
-    def drafting(self) -> str:
+    def drafting(self) -> StepKind:
         """What the draft's next decision is: "pick" or "discard"."""
-        return DRAFT_STEPS[self.step][1]
+        return self.draft.to_act()[1]
+
+    @property
+    def pool(self) -> tuple[str, ...]:
+        """The deck the drafting player holds now."""
+        return self.draft.options() if not self.draft.done else ()
+
+    @property
+    def picks(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return self.draft.picks
+
+    def discarded(self) -> int:
+        """Cards out of the draft so far (removed or discarded face down)."""
+        return len(self.draft.full) - len(self.draft.deck) - sum(len(p) for p in self.draft.picks)
 
     def waiting_for(self) -> list[int]:
         """The seats whose decision the table waits on now."""
         phase = self.phase
         if phase == "draft":
-            return [self.picker()]
+            who = self.draft.to_act()[0]
+            return [] if who is None else [who.seat]
         if phase == "build":
             return [seat for seat in (0, 1) if self.builds[seat] is None]
         if phase == "turn":
@@ -113,14 +129,6 @@ class SwordTable(Table):
 
     def technique(self, technique_id: str) -> Technique:
         return self.database.techniques[technique_id]
-
-    def _rng(self, what: str) -> random.Random:
-        return random.Random(f"{self.seed}:{what}:{len(self.turns)}:{self.step}")
-
-    def _draw(self, why: str) -> str:
-        card = self._rng(why + str(len(self.removed))).choice(self.pool)
-        self.pool.remove(card)
-        return card
 
     # ---- decisions -------------------------------------------------------------------------------------------
 
@@ -140,47 +148,50 @@ class SwordTable(Table):
             raise DuelkitError("pass the device first: the other player's choice is hidden")
         phase = self.phase
         if phase == "draft":
-            self._pick(seat, form.get("card", ""))
+            self._draft(seat, form.get("card", ""))
         elif phase == "build":
-            self._build(seat, form)
+            self._build(seat, _build_from_form(form))
         else:
-            self._choose(seat, form)
+            self._choose(seat, choice_from_form(form))
         self.facing = seat if self.waiting_for() == [seat] else None  # the same player decides again: no curtain
         self.version += 1
-        self._computers()
 
-    def _pick(self, seat: int, card: str) -> None:
+    def _draft(self, seat: int, card: str) -> None:
         """The draft's next step for `seat`: take the card, or (the Challenger's) discard it."""
         if card not in self.pool:
             raise DuelkitError("that card is not in the deck you were passed")
-        self.pool.remove(card)
-        (self.picks[seat] if self.drafting() == "pick" else self.removed).append(card)
-        self.step += 1
-        while self.step < len(DRAFT_STEPS) and DRAFT_STEPS[self.step][0] is None:  # the Defender's random discards
-            self.removed += [self._draw("discard"), self._draw("discard")]
-            self.step += 1
-        if self.step == len(DRAFT_STEPS):
-            self.removed += self.pool
-            self.pool = []
+        who, kind, _ = self.draft.to_act()
+        assert who is not None
+        assert who.seat == seat
+        self.writer.draft(who, kind, (card,))
+        self.draft = self.draft.apply((card,))
+        self._chance()
 
-    def _build(self, seat: int, form: dict[str, str]) -> None:
-        try:
-            values = [int(form.get(name, "")) for name in ("speed", "strength", "defense")]
-        except ValueError:
-            raise DuelkitError("a build is three whole numbers: Speed, Strength, Defense") from None
-        build = Attributes(*values)
+    def _chance(self) -> None:
+        """The draft's chance steps (the random removal, the Defender's two random discards), as `play` takes
+        them; at the draft's end, what each player can tell of the other's hand."""
+        while not self.draft.done and self.draft.to_act()[0] is None:
+            _, kind, count = self.draft.to_act()
+            cards = tuple(sorted(self.dice.sample(self.draft.options(), count)))
+            self.writer.draft(None, kind, cards)
+            self.draft = self.draft.apply(cards)
+        if self.draft.done and not self.beliefs[0]:
+            self.beliefs = (opponent_hands(self.draft, Player.A), opponent_hands(self.draft, Player.B))
+
+    def _build(self, seat: int, build: Attributes) -> None:
         if build not in legal_builds():
             raise DuelkitError(f"Speed + Strength + Defense must be {constants.BUILD_TOTAL}, each "
                                f"{constants.ATTRIBUTE_MIN}..{constants.ATTRIBUTE_MAX}")
         self.builds[seat] = build
-        if None not in self.builds:
-            a, b = (cast(HasAttributes, build) for build in self.builds)  # frozen Attributes are read-only
-            self.duel = new_duel(a, [self.technique(t) for t in self.picks[0]],
-                                 b, [self.technique(t) for t in self.picks[1]])
+        a, b = self.builds
+        if a is not None and b is not None:
+            self.writer.build(Player.A, a)
+            self.writer.build(Player.B, b)
+            hands = [[self.technique(t) for t in self.picks[s]] for s in (0, 1)]
+            self.duel = new_duel(a, hands[0], b, hands[1])
 
-    def _choose(self, seat: int, form: dict[str, str]) -> None:
+    def _choose(self, seat: int, choice: Choice) -> None:
         assert self.duel is not None
-        choice = choice_from_form(form)
         reason = illegal_reason(self.duel, PLAYERS[seat], choice)
         if reason:
             raise DuelkitError(reason)
@@ -188,48 +199,72 @@ class SwordTable(Table):
         self._reveal_if_both()
 
     def _reveal_if_both(self) -> None:
-        if None in self.chosen or self.duel is None:
-            return
         a, b = self.chosen
-        assert a is not None
-        assert b is not None
+        if a is None or b is None or self.duel is None:
+            return
+        self.writer.turn(self.duel.turn, (a, b))
         result = resolve_turn(self.duel, a, b)
         self.turns.append(TurnLog(self.duel.turn, (a, b), result.events))
         state = result.state
+        for seat, shown in enumerate(revealed_techniques(state, (a, b))):
+            if shown is not None:
+                self.revealed[1 - seat].add(shown)
         if state.result is None and state.turn > constants.TURN_LIMIT:
             state = draw_by_time(state)
             self.turns[-1].events += (f"The duel is a draw (time: {constants.TURN_LIMIT} turns).",)
         self.duel = state
         self.chosen = [None, None]
+        if state.result is not None:
+            self.writer.finish(state)
 
-    def _computers(self) -> None:
-        """Computer seats decide at once (their choices stay hidden until the reveal like anyone's)."""
-        for _ in range(100):
-            bots = [s for s in self.waiting_for() if self.players[s] != HUMAN]
-            if not bots:
-                return
-            seat = bots[0]
-            rng = self._rng(f"player{seat}")
-            phase = self.phase
-            if phase == "draft":
-                self._pick(seat, rng.choice(self.pool))
-            elif phase == "build":
-                build = rng.choice(legal_builds())
-                self._build(seat, {"speed": str(build.speed), "strength": str(build.strength),
-                                   "defense": str(build.defense)})
-            else:
-                assert self.duel is not None
-                self.chosen[seat] = rng.choice(legal_choices(self.duel, PLAYERS[seat]))
-                self._reveal_if_both()
-            self.version += 1
+    def computer_next(self) -> bool:
+        """Whether a computer seat has a decision to make now."""
+        return any(self.bots[seat] is not None for seat in self.waiting_for())
 
     def computer_turn(self) -> bool:
-        return False  # computers decide as soon as they may (see `_computers`)
+        """Every computer seat with a decision to make decides (its choice stays hidden until the reveal)."""
+        changed = False
+        for _ in range(20):  # draft steps come one at a time; a human's decision stops the loop
+            bots = [seat for seat in self.waiting_for() if self.bots[seat] is not None]
+            if not bots:
+                break
+            for seat in bots:
+                self._bot_decides(seat)
+            changed = True
+        if changed:
+            self.version += 1
+        return changed
+
+    def _bot_decides(self, seat: int) -> None:
+        bot, rng = self.bots[seat], self.rngs[seat]
+        assert bot is not None
+        phase = self.phase
+        if phase == "draft":
+            self._draft(seat, bot.draft(self.draft, rng))
+        elif phase == "build":
+            self._build(seat, bot.build(rng))
+        else:
+            assert self.duel is not None
+            player = PLAYERS[seat]
+            seen = Observation(player, self.duel, self.beliefs[seat], frozenset(self.revealed[seat]),
+                               dict(self.database.techniques))
+            self._choose(seat, bot.choose(seen, rng))
+
+    def record(self) -> str:
+        """The duel so far as `duelkit play --record` writes it (complete once the duel is over)."""
+        return self.writer.text()
 
     def view(self, seats: frozenset[int], hotseat: bool) -> TableView:
         from toolkit.sword.web.view import render
 
         return render(self, seats, hotseat)
+
+
+def _build_from_form(form: dict[str, str]) -> Attributes:
+    try:
+        return Attributes(*(int(form.get(name, "")) for name in ("speed", "strength", "defense")))
+    except ValueError:
+        raise DuelkitError("a build is three whole numbers: Speed, Strength, Defense") from None
 
 
 def choice_from_form(form: dict[str, str]) -> Choice:

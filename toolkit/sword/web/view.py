@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from toolkit.sword.engine.duel import Action, InsightTarget, legal_builds
+from toolkit.sword.engine.duel import Action, DuelState, InsightTarget, legal_builds
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import ORDER, Move
 from toolkit.web.html import attrs, h
@@ -43,8 +43,8 @@ def render(table: SwordTable, seats: frozenset[int], hotseat: bool) -> TableView
     me = _viewer(table, seats, hotseat)
     parts = [f'<div class="status"{attrs(data_status=True, data_mine=bool(mine), data_over=table.phase == "over")}>'
              f"{h(_status(table, seats, mine))}</div>"]
-    if table.duel is not None:
-        parts.append(_public(table, me))
+    if table.duel is not None:  # once the duel is over, the builds and hands are shown (nothing is left to hide)
+        parts.append(public_html(table.duel, me, everything=table.phase == "over"))
     if hotseat and mine and table.facing not in mine:
         seat = mine[0]
         parts.append(f'<div class="pass-device" data-pass-device><p>Pass the device to the <b>{ROLES[seat]}</b> '
@@ -55,7 +55,7 @@ def render(table: SwordTable, seats: frozenset[int], hotseat: bool) -> TableView
         parts.append(_private(table, me, me in mine))
     parts.append(_log(table, None if hotseat else me))
     title = f"{table.database.name}: the sword duel"
-    return TableView("".join(parts), over=table.phase == "over", title=title)
+    return TableView("".join(parts), computer_next=table.computer_next(), over=table.phase == "over", title=title)
 
 
 def _viewer(table: SwordTable, seats: frozenset[int], hotseat: bool) -> int | None:
@@ -69,11 +69,7 @@ def _status(table: SwordTable, seats: frozenset[int], mine: list[int]) -> str:
     phase = table.phase
     if phase == "over":
         assert table.duel is not None
-        assert table.duel.result is not None
-        result = table.duel.result
-        reason = result.reason.value.replace("_", " ")
-        return f"draw ({reason})" if result.winner is None else \
-            f"{ROLES[result.winner.seat]} ({result.winner.value}) wins by {reason}"
+        return result_words(table.duel)
     step = {"draft": "the draft", "build": "secret builds",
             "turn": f"turn {table.duel.turn if table.duel else 1}"}[phase]
     if mine:
@@ -82,9 +78,18 @@ def _status(table: SwordTable, seats: frozenset[int], mine: list[int]) -> str:
     return f"{step}: waiting for the other player's secret choice"
 
 
-def _public(table: SwordTable, me: int | None) -> str:
-    duel = table.duel
-    assert duel is not None
+def result_words(duel: DuelState) -> str:
+    """How a finished duel ended, in words."""
+    result = duel.result
+    assert result is not None
+    reason = result.reason.value.replace("_", " ")
+    return f"draw ({reason}) after turn {duel.turn}" if result.winner is None else \
+        f"{ROLES[result.winner.seat]} ({result.winner.value}) wins by {reason} after turn {duel.turn}"
+
+
+def public_html(duel: DuelState, me: int | None, everything: bool = False) -> str:
+    """The mats everyone sees: the range track, each duelist's Health, Momentum and Balance (`everything`:
+    a replay, which knows every secret, adds each duelist's build and techniques)."""
     track = "".join(f'<span{attrs(class_="here" if r is duel.range else None, data_range=r.value)}>{r.value}</span>'
                     for r in ORDER)
     sides = []
@@ -92,8 +97,15 @@ def _public(table: SwordTable, me: int | None) -> str:
         sides.append(f'<div{attrs(class_="duelist me" if seat == me else "duelist", data_duelist="AB"[seat])}>'
                      f"<h3>{ROLES[seat]} ({'AB'[seat]}){' — you' if seat == me else ''}</h3>"
                      f'<p class="meter">Health <b data-health>{player.health}</b> · Momentum <b>{player.momentum}</b>'
-                     f" · Balance <b>{player.balance}</b></p></div>")
+                     f" · Balance <b>{player.balance}</b></p>{_secrets(duel, seat) if everything else ''}</div>")
     return f'<div class="range-track" data-range-track>{track}</div><div class="duel">{"".join(sides)}</div>'
+
+
+def _secrets(duel: DuelState, seat: int) -> str:
+    player = duel.players[seat]
+    build = player.attributes
+    return (f'<p class="secret" data-build>Speed {build.speed} · Strength {build.strength} · Defense {build.defense}'
+            f"<br>{h(player.techniques[0].name)} and {h(player.techniques[1].name)}</p>")
 
 
 def _technique_html(technique: Technique, extra: str = "") -> str:
@@ -167,7 +179,9 @@ def _turn_form(table: SwordTable, me: int) -> str:
     if any(e.kind == "optional_reset" for t in techniques for e in t.effects):
         reset = ('<label><input type="checkbox" name="reset"> reset Momentum and Balance to 0 '
                  "(if the technique allows)</label>")
-    return (f'<form class="choice" data-form data-choice-form><fieldset><legend>Technique (face down)</legend>{radios}'
+    key = f"turn-{table.duel.turn if table.duel else 0}-{'AB'[me]}"  # the page keeps what is ticked across views
+    return (f'<form class="choice" data-form data-choice-form data-form-key="{key}">'
+            f"<fieldset><legend>Technique (face down)</legend>{radios}"
             f"</fieldset><fieldset><legend>Movement</legend>{moves}</fieldset>"
             f"<fieldset><legend>Combat card</legend>{card_html}<label>Insight into <select name=\"insight\">{insight}"
             f"</select></label></fieldset><fieldset><legend>Evade</legend><select name=\"evade\">{evade_html}</select>"
@@ -180,7 +194,7 @@ def _log(table: SwordTable, me: int | None) -> str:
         items += [f'<li{attrs(data_turn=turn.number if i == 0 else None, class_="turn-head" if i == 0 else None)}>'
                   f"{h(visible(event, me))}</li>" for i, event in enumerate(turn.events)]
     draft = sum(len(p) for p in table.picks)
-    head = f"<p>Draft: {draft} of 4 cards taken; {len(table.removed)} discarded face down.</p>" \
+    head = f"<p>Draft: {draft} of 4 cards taken; {table.discarded()} removed or discarded face down.</p>" \
         if table.phase == "draft" else ""
     return (f'<section class="log"><h3>Duel log</h3>{head}'
             f'<ol class="history" data-history>{"".join(items)}</ol></section>')

@@ -67,17 +67,44 @@ async function loadCards(holder) {
 
 const table = document.getElementById("table");
 let version = table ? table.dataset.version : null;
-let busy = false;
+let busy = false;  // a person's request is on its way: a second click meanwhile is dropped
+let thinking = null;  // the computer's request while it runs: a person's choice waits for it, never lost
 
 function tableUrl(what) {
   const base = "/api/table/" + encodeURIComponent(table.dataset.table);
   return (what ? base + "/" + what : base) + "?seat=" + encodeURIComponent(table.dataset.seat);
 }
 
+// A form being filled in (a secret choice) keeps what was ticked when a new view of the same decision arrives
+// (the other player locked in, a poll): the server marks the decision with data-form-key.
+function keptForm() {
+  const form = table.querySelector("form[data-form-key]");
+  if (!form) return null;
+  const values = {};
+  form.querySelectorAll("input[name], select[name]").forEach((el) => {
+    if (el.type === "radio" || el.type === "checkbox") values[el.name + "=" + el.value] = el.checked;
+    else values[el.name] = el.value;
+  });
+  return { key: form.dataset.formKey, values: values };
+}
+
+function restoreForm(kept) {
+  const form = kept && table.querySelector("form[data-form-key]");
+  if (!form || form.dataset.formKey !== kept.key) return;
+  form.querySelectorAll("input[name], select[name]").forEach((el) => {
+    const key = el.type === "radio" || el.type === "checkbox" ? el.name + "=" + el.value : el.name;
+    if (kept.values[key] === undefined) return;
+    if (el.type === "radio" || el.type === "checkbox") el.checked = kept.values[key];
+    else el.value = kept.values[key];
+  });
+}
+
 function show(data) {
   if (!data) return;
   if (data.html !== undefined && Number(data.version) >= Number(version)) {  // never an older view over a newer
+    const kept = keptForm();
     table.innerHTML = data.html;
+    restoreForm(kept);
     version = String(data.version);
     table.dataset.version = version;
     table.dataset.computer = data.computer ? "true" : "false";
@@ -90,7 +117,7 @@ function show(data) {
     error.className = "error"; error.dataset.error = ""; error.textContent = data.error;
     table.prepend(error);
   }
-  body.dataset.busy = "false";
+  body.dataset.busy = busy || thinking ? "true" : "false";
 }
 
 async function send(what, fields) {
@@ -98,9 +125,11 @@ async function send(what, fields) {
   busy = true;
   body.dataset.busy = "true";
   let data = null;
-  const started = performance.now();
   try {
+    if (thinking) await thinking;
+    const started = performance.now();
     data = await post(tableUrl(what), Object.assign({ version: version }, fields || {}));
+    busy = false;
     show(data);
     table.dataset.took = String(Math.round(performance.now() - started));  // click to updated board, ms
   }
@@ -108,20 +137,22 @@ async function send(what, fields) {
   if (data && data.computer) computerTurn();
 }
 
-async function computerTurn() {
-  if (busy) return;
-  busy = true;
+function computerTurn() {
+  if (busy || thinking) return;
   body.dataset.busy = "true";
   const status = table.querySelector("[data-status]");
   if (status) status.textContent += " · thinking…";
-  let data = null;
   const started = performance.now();
-  try {
-    data = await post(tableUrl("computer"));
+  thinking = (async () => {
+    let data = null;
+    try {
+      data = await post(tableUrl("computer"));
+      table.dataset.computerTook = String(Math.round(performance.now() - started));  // the computer's reply, ms
+    } finally { thinking = null; }
     show(data);
-    table.dataset.computerTook = String(Math.round(performance.now() - started));  // the computer's reply, ms
-  } finally { busy = false; }
-  if (data && data.computer && !data.error) setTimeout(computerTurn, 50);
+    if (data && data.computer && !data.error) setTimeout(computerTurn, 50);
+    return data;
+  })();
 }
 
 function selectUnit(unit) {
@@ -163,9 +194,9 @@ function wirePlay() {
   });
   if (table.dataset.computer === "true") computerTurn();
   setInterval(async () => {
-    if (busy || document.hidden) return;
+    if (busy || thinking || document.hidden) return;
     const data = await call(tableUrl("") + "&since=" + encodeURIComponent(version));
-    if (data && !data.same && data.html !== undefined && !busy) {
+    if (data && !data.same && data.html !== undefined && !busy && !thinking) {
       show(data);
       if (data.computer) computerTurn();
     }
