@@ -52,6 +52,9 @@ class TurnMoves(NamedTuple):
 
     actions: list[Action]  # MOVE actions in (unit, node) order, then WAKE actions
     reaches: list[Reach]  # one per unit that may move or deploy, in slot order (its destinations may be none)
+    # the side's units a module may apply to, read on the same pass: four bit sets of SQUAD_UNITS bits (bit i:
+    # the side's unit i), from the highest: on the field, with a status, waiting in the Hangar, movable
+    units: int = 0
 
 
 NO_MOVES = TurnMoves([], [])
@@ -172,5 +175,7 @@ class StateCore:
 def _tuplify(value: object) -> object:
     """Lists (JSON's arrays) and tuples as tuples all the way down: hashable, and the same either way."""
     if isinstance(value, list | tuple):
+        if all(type(v) is int for v in value):  # most fields: a flat list of ints
+            return tuple(value)
         return tuple(_tuplify(v) for v in value)
     return value

@@ -364,7 +364,8 @@ class GameState(TurnFlow):
             return []
         if phase == BATTLE:
             moved = self.moved
-            return [Action(ATTACK, moved, enemy) for enemy in self.adjacent_enemies(moved)] + [PASS_ACTION]
+            attacks = self.game.attack_actions[moved]
+            return [attacks[enemy] for enemy in self.adjacent_enemies(moved)] + [PASS_ACTION]
         if phase == RESPIN_PHASE:
             return [PASS_ACTION, *self._respin_actions()]
         if phase == UPGRADE_PHASE:

@@ -35,12 +35,13 @@ class TurnFlow(Battles):
     def _turn_actions(self, phase: int) -> list[Action]:
         """Modules (START), subroutines (START, SUB) and the move, or PASS when nothing can move."""
         game, side = self.game, self.player
-        actions: list[Action] = self._module_actions() if phase == START and game.module_targets[side] else []
-        if phase <= SUB and game.activated_slots[side]:
-            actions += self._subroutine_actions()
         listed = self._moves
         if listed is None:
             listed = self._moves = self._compute_moves()
+        actions: list[Action] = (self._module_actions(listed.units) if phase == START and game.module_targets[side]
+                                 else [])
+        if phase <= SUB and game.activated_slots[side]:
+            actions += self._subroutine_actions()
         moves = listed.actions
         actions += moves
         if not moves:
