@@ -16,14 +16,14 @@ class Modules(Placement):
 
     __slots__ = ()
 
-    def _module_actions(self, units: int) -> list[Action]:
+    def _module_actions(self, units: int) -> tuple[Action, ...]:
         """The modules the side may play, for `units` (the unit sets `TurnMoves.units` packs): kept per (spent
         modules, unit sets) in one int, as the same few recur all game."""
         side = self.player
         kinds = self.game.module_kinds[side]
         used = self.used[side]
         if used == (1 << len(kinds)) - 1:
-            return []
+            return ()
         key = used << 4 * SQUAD_UNITS | units
         listed = self.game.module_lists[side].get(key)
         if listed is None:
@@ -35,7 +35,7 @@ class Modules(Placement):
                 if not used >> index & 1:
                     actions += choices[index][targets[target]]  # the actions for those units, built once per game
             listed = self.game.module_lists[side][key] = tuple(actions)
-        return list(listed)
+        return listed
 
     def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
@@ -43,6 +43,8 @@ class Modules(Placement):
         game = self.game
         side = self.player
         actions: list[Action] = []
+        if self.subs & game.activated_bits[side] == game.activated_bits[side]:
+            return actions  # each spent already (once per duel)
         pos, status, wait = self.pos, self.status, self.wait
         for slot in game.activated_slots[side]:
             if pos[slot] < 0 or self.subs >> slot & 1:
@@ -54,9 +56,7 @@ class Modules(Placement):
                     occ = self.occ
                     actions += [Action(SUBROUTINE, slot, s) for s in sorted([occ[node] for node in bits(near)])
                                 if status[s]]
-            elif kind == "clear_hangar_wait":
-                if not any(wait):
-                    continue
+            elif kind == "clear_hangar_wait" and any(wait):
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
                             if wait[s] > 0 and pos[s] == HANGAR]
         return actions

@@ -81,7 +81,7 @@ class Placement(StateCore):
         shut = ~passable  # nodes a move cannot pass through
         pos, wait, form, mp_table = self.pos, self.wait, self.form, game.mp
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
-        lowest = max(game.rules.min_mp, 0)  # no MP and less than none both reach nothing
+        lowest = game.move_mp_floor
         through = self.tfx[4]
         ways, reaches_of = game._ways, game._reaches
         actions: list[Action] = []
@@ -134,7 +134,8 @@ class Placement(StateCore):
             actions += reach.actions
             reaches.append(reach)
         units = ((field << SQUAD_UNITS | statused) << SQUAD_UNITS | waiting) << SQUAD_UNITS | movable
-        return TurnMoves(actions + wakes if wakes else actions, reaches, units)
+        # TurnMoves(...) without its Python-level __new__: this runs every turn
+        return tuple.__new__(TurnMoves, (actions + wakes if wakes else actions, reaches, units))
 
     def _deploy_mask(self, steps: int, passable: int, free: int) -> int:
         """Where a Hangar unit of the side to move may deploy: a free own entry, then up to `steps` more steps

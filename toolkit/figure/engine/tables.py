@@ -152,6 +152,7 @@ class GameTables:
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
         self.lowest_mp = min((mp for forms in self.mp for mp in forms), default=0)
+        self.move_mp_floor = max(self.rules.min_mp, 0)  # a move's MP is never below this (none reaches nothing)
         # whether every unit surely has the MP for a step and a deploy, later turns and the first turn (no module)
         self.surely_mp = tuple(max(self.rules.min_mp, self.lowest_mp - penalty) >= max(1, DEPLOY_COST_MP)
                                for penalty in (0, FIRST_TURN_MP_PENALTY))
@@ -167,6 +168,7 @@ class GameTables:
         self.side_units = tuple(range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS) for side in (0, 1))
         self.unit_bits = tuple(tuple((1 << i, slot) for i, slot in enumerate(units)) for units in self.side_units)
         self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
+        self.activated_bits = tuple(_or(1 << s for s in slots) for slots in self.activated_slots)
         self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
                                     for kinds in self.module_kinds)
         # each side's module actions by (spent modules, unit sets) packed in one int: the same few recur all game
@@ -212,7 +214,7 @@ class GameTables:
                     break
                 actions += byte_actions[rest & 255]
                 rest >>= 8
-            reach = Reach(slot, actions, nodes)
+            reach = tuple.__new__(Reach, (slot, actions, nodes))  # Reach(...) without its Python-level __new__
             if len(reaches) > REACH_CACHE_LIMIT:
                 reaches.clear()
             reaches[nodes] = reach

@@ -38,15 +38,12 @@ class TurnFlow(Battles):
         listed = self._moves
         if listed is None:
             listed = self._moves = self._compute_moves()
-        actions: list[Action] = (self._module_actions(listed.units) if phase == START and game.module_targets[side]
-                                 else [])
-        if phase <= SUB and game.activated_slots[side]:
-            actions += self._subroutine_actions()
         moves = listed.actions
-        actions += moves
-        if not moves:
-            actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
-        return actions
+        modules = self._module_actions(listed.units) if phase == START and game.module_targets[side] else ()
+        subroutines = self._subroutine_actions() if phase <= SUB and game.activated_slots[side] else ()
+        if modules or subroutines:
+            return [*modules, *subroutines, *moves] if moves else [*modules, *subroutines, PASS_ACTION]
+        return moves if moves else [PASS_ACTION]  # no move is possible (only after a module or subroutine)
 
     def _begin_turn(self) -> None:
         """Start of a turn: Wait bookkeeping, Frozen's turn count, repetition, then System Lockout."""
