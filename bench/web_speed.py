@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -22,6 +23,8 @@ sys.path.insert(0, str(ROOT))
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, Studio  # noqa: E402
 
 PLAY = "play?game=chimera&a=attrition-lock&b=grid-surge&players=human,greedy&seed=5"
+SWORD = "play?game=sword-duel&players=human,{player}&seed=5"
+SWORD_PLAYERS = ("greedy", "equilibrium")
 
 
 def _anchor(studio: Studio, times: int = 30) -> float:
@@ -42,6 +45,26 @@ def _paint(page: object, url: str) -> float:
     page.wait_for_selector("main")  # type: ignore[attr-defined]
     return float(page.evaluate(  # type: ignore[attr-defined]
         "() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1"))
+
+
+def _sword_replies(page: object, studio: Studio, player: str) -> list[int]:
+    """One sword duel against `player`: the person takes the first card and build offered and locks in the
+    form as it stands (stay, no card); how long each of the computer's decisions took, as the page saw it."""
+    p: Any = page
+    p.goto(studio.url + SWORD.format(player=player))
+    times: list[int] = []
+    for _ in range(60):
+        p.wait_for_selector("[data-status][data-mine], [data-status][data-over]")
+        reply = p.get_attribute("#table", "data-computer-took")
+        if reply:
+            times.append(int(reply))
+            p.evaluate("() => { delete document.getElementById('table').dataset.computerTook; }")
+        if p.query_selector("[data-status][data-over]"):
+            break
+        version = p.get_attribute("#table", "data-version")
+        p.click("[data-private] [data-action], [data-choice-form] [data-lock-in]")
+        p.wait_for_selector(f'#table:not([data-version="{version}"])')
+    return times
 
 
 def main() -> None:
@@ -80,6 +103,7 @@ def main() -> None:
             if screens is not None:
                 screens.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(screens / "bench-play.png"), full_page=True)
+            sword = {name: _sword_replies(page, studio, name) for name in SWORD_PLAYERS}
         finally:
             browser.close()
             studio.stop()
@@ -92,6 +116,11 @@ def main() -> None:
         print(f"greedy reply (request, decision, spins, new board): median {statistics.median(replies):.0f} ms, "
               f"max {max(replies)} ms over {len(replies)} replies ({statistics.median(replies) / anchor:.1f}x "
               "anchor; target < 300 ms)")
+    for name, times in sword.items():
+        if times:
+            print(f"sword duel, {name} computer's decision (request, draft/build/choice, new view): median "
+                  f"{statistics.median(times):.0f} ms, max {max(times)} ms over {len(times)} decisions "
+                  f"({statistics.median(times) / anchor:.1f}x anchor; one seeded duel, no target)")
 
 
 if __name__ == "__main__":

@@ -91,8 +91,8 @@ def test_the_setup_says_every_unit_starts_in_the_hangar_and_who_goes_first(duel:
     assert manual.sections[0].id == "setup"
     setup = _words(Manual("", "", "", (manual.sections[0],), ()))
     assert "Every Unit starts in its Hangar" in setup
-    assert "random spin" in setup
-    assert "1-48 Operator A goes first, 49-96 Operator B" in setup
+    assert "1-50 Operator A goes first, 51-100 Operator B" in setup  # a spinner shows a wedge, not a number
+    assert "spin any" not in setup
     text = _words(manual)
     assert "Strategic Module phase" in text
     assert "strategic Strategic" not in text
@@ -197,3 +197,16 @@ def test_a_token_names_its_unit_even_when_the_name_is_long(duel: Database) -> No
     assert name not in words  # too long for one line inside the ring
     assert abbreviate(name) in words  # so its short form is printed instead of nothing
     assert designation(long) in words
+
+
+def test_articles_follow_the_project_words(duel: Database) -> None:
+    text = _words(build_manual(duel))
+    assert "an Operator" in text  # duel-protocol's word for "player"
+    assert not re.findall(r"\ba [AEIO]\w+", text)
+    assert "a Unit" in text
+    assert "an Unit" not in text
+
+
+def test_the_manual_says_what_a_battle_draw_does(duel: Database) -> None:
+    assert "A draw: nothing happens; both units stay where they are" in _words(build_manual(duel)).replace(
+        "Units", "units")

@@ -118,3 +118,54 @@ def test_no_request_leaves_127_0_0_1(studio: Studio, new_page: Any, requests_see
     # every page of every test so far (this studio's and the live-reload test's): none asked another machine
     away = sorted({url for url in requests_seen if not url.startswith(("http://127.0.0.1:", "data:"))})
     assert not away, f"requests left this machine: {away[:5]}"
+
+
+@pytest.fixture(scope="module")
+def sword_recorded(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """What `duelkit play --record` writes in a sword-duel project made by `duelkit new`."""
+    root = tmp_path_factory.mktemp("sword")
+    assert main(["new", str(root / "duel"), "--theme", "sword-duel"]) == 0
+    path = root / "duel.jsonl"
+    assert main(["play", str(root / "duel"), "--players", "greedy,random", "--seed", "4", "--record", str(path)]) == 0
+    return path.read_text(encoding="utf-8")
+
+
+def test_replay_steps_through_a_sword_record_and_names_a_tampered_line(studio: Studio, new_page: Any, tmp_path: Path,
+                                                                     sword_recorded: str) -> None:
+    record = tmp_path / "duel.jsonl"
+    record.write_text(sword_recorded, encoding="utf-8")
+    lines = sword_recorded.splitlines()
+    steps = len(lines) - 2  # the header and the result line are not steps
+    page = new_page()
+    page.goto(studio.url + "replay")
+    page.set_input_files("input[data-record-input]", str(record))
+    page.wait_for_selector("[data-replay]:not([hidden]) [data-replay-board] [data-status]")
+    assert page.get_attribute("[data-step-slider]", "max") == str(steps)
+    assert "the sword duel" in page.inner_text("[data-replay-title]")
+    assert page.inner_text("[data-replay-board] [data-status]") == "the draft"
+    page.click("[data-step-next]")
+    page.wait_for_selector('[data-replay][data-step="1"]')
+    assert "Chance removes at random" in page.locator("[data-history] > li").first.inner_text()
+    first_turn = next(i for i, line in enumerate(lines) if line.startswith('{"turn": 1,'))  # its step number
+    page.fill("[data-step-slider]", str(first_turn))
+    page.wait_for_selector(f'[data-replay][data-step="{first_turn}"] [data-range-track]')
+    assert page.locator("[data-replay-board] [data-build]").count() == 2  # a record knows both builds
+    assert "Turn 1 at apart" in page.locator("[data-history] > li.current").inner_text()
+    assert f"step={first_turn}" in page.url
+    page.fill("[data-step-slider]", str(steps))
+    page.wait_for_selector(f'[data-replay][data-step="{steps}"]')
+    end = page.inner_text("[data-replay-board] [data-status]")
+    assert "wins by" in end or "draw" in end
+    assert page.locator("[data-replay-problem]").is_hidden()
+    assert not page.errors
+    screenshot(page, "replay-sword")
+    # a turn the rules do not allow: refused at its line, as `duelkit replay` refuses it; the steps before it show
+    item = json.loads(lines[first_turn])
+    item["A"] = {"move": "advance", "technique": 0, "action": "defend", "insight": "speed"}
+    lines[first_turn] = json.dumps(item)
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page.set_input_files("input[data-record-input]", str(tampered))
+    page.wait_for_selector("[data-replay-problem]:not([hidden])")
+    assert f"line {first_turn + 1}:" in page.inner_text("[data-replay-problem]")
+    assert page.get_attribute("[data-step-slider]", "max") == str(first_turn - 1)

@@ -56,6 +56,8 @@ def test_a_duel_protocol_game_to_its_end_and_its_record(studio: Studio, new_page
     page.goto(_play_url(studio, "duel-protocol", "hydro-conductor", "hydro-conductor", "human,greedy", 5))
     _play_to_end(page)
     assert "wins by" in page.inner_text("[data-status]")
+    assert not page.errors
+    screenshot(page, "play-duel-protocol-end")
     with page.expect_download() as download:
         page.click("a.record")
     text = Path(download.value.path()).read_text(encoding="utf-8")

@@ -204,3 +204,22 @@ def test_a_sword_record_steps_in_the_studio_and_a_tampered_line_is_named(loaded:
         game.web_replay(data, '{"game": "sword-duel", "format": 9}\n')
     with pytest.raises(UsageError):  # a figure game passes a sword record on to the sword duel
         find_game("chimera").web_replay(loaded["chimera"], record)
+
+
+def test_a_sword_simulate_record_replays_in_the_studio(loaded: dict[str, object]) -> None:
+    """`simulate --out` in a sword project writes each duel's record from `play_duel` (fixed hands here)."""
+    from toolkit.sword.record import data_hash
+    from toolkit.sword.sim.duels import DuelTask, Setup, play_duel
+
+    data = loaded["sword-duel"]
+    db = data.database  # type: ignore[attr-defined]
+    deck = tuple(t.id for t in db.draft_techniques())
+    setup = Setup(dict(db.techniques), deck, hands=((deck[0], deck[1]), (deck[2], deck[3])),
+                  data_hash=data_hash(db.techniques, deck))
+    duel = play_duel(setup, DuelTask(("greedy", "random"), 3, 0, True), 9, 0)
+    assert duel.record is not None
+    frames = find_game("sword-duel").web_replay(data, duel.record)
+    assert frames.problem is None
+    assert frames.steps == len(duel.record.splitlines()) - 2
+    assert "Challenger&#x27;s hand" in frames.log[0]  # HTML-escaped
+    assert not frames.notes

@@ -5,6 +5,7 @@ these at the moment they draw, so changing one here changes every sheet that sho
 from __future__ import annotations
 
 DISK_TOTAL = 96  # a Data Disk's segment sizes sum to this; a spin is a number 1..DISK_TOTAL
+D10_PAIR_MAX = 100  # two d10 read as 01..100 ('00' is 100): the table's randomiser, and who goes first
 SQUAD_UNITS = 6  # distinct base units in a squad; the engine's slots are side * SQUAD_UNITS + index
 SQUAD_MAX_MODULES = 6  # distinct modules a squad may list, each used once
 UPGRADE_DAMAGE_BONUS = 10  # per upgrade stage, to White and Gold

@@ -105,7 +105,8 @@ def play_page(studio: Studio, session: Session, token: str, view: TableView, bas
 def replay_page(studio: Studio) -> str:
     body = ("<h1>Replay a game record</h1>"
             "<p>A record written by <code>duelkit play --record FILE</code> or <code>duelkit simulate --out DIR</code> "
-            "(its <code>game-0001.jsonl</code> files). It is checked against this project's data, line by line, "
+            "(its <code>game-0001.jsonl</code> or, for the sword duel, <code>duel-0001.jsonl</code> files). "
+            "It is checked against this project's data, line by line, "
             "as <code>duelkit replay</code> checks it.</p>"
             '<label class="pick">Record file <input type="file" accept=".jsonl,.json,.txt" data-record-input></label>'
             '<div class="replay-problem" data-replay-problem hidden></div>'

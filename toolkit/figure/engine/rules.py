@@ -76,7 +76,7 @@ RULINGS: dict[str, Ruling] = {
         "spins", ("independent", "attacker_first", "defender_first")),
     "paralysis_tie": Ruling(
         "first_in_wheel_order", "repo DESIGN (Rules: Paralysis): the largest non-Miss segment, the first on a tie",
-        "(no other value yet; toolkit.figure.rules.disk.largest_non_miss decides)", ("first_in_wheel_order",)),
+        "none yet: the one reading written so far", ("first_in_wheel_order",)),
     "sleeper_passable": Ruling(
         "theme_table", "each theme's Table 2.2: duel-protocol's Standby Mode 'can be moved past by opposing units'; "
         "chimera's Sleep blocks like any unit", "never: a sleeping unit blocks; always: anyone may pass it",

@@ -183,7 +183,8 @@ def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, 
                      "the winner stays where it is.",
                      "A Purple win: its effect happens (often a status or a push); nobody is knocked out.",
                      "A Blue win: usually a wash, nothing happens unless its text says so.",
-                     f"A {miss} never wins.")),
+                     f"A {miss} never wins.",
+                     "A draw: nothing happens; both units stay where they are and the turn ends.")),
         )),
         Section("statuses", t.statuses, (
             Para(f"A unit has at most one {t.status.lower()}: a new one replaces the old. All are cleared "

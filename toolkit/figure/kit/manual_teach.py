@@ -67,8 +67,8 @@ def _vocabulary(theme: Theme) -> tuple[re.Pattern[str], dict[str, str]]:
     # words that stay as they are stay in the pattern too: "Strategic Module" must be matched whole, or its
     # "Module" would be replaced on its own ("Strategic Strategic Module")
     alternatives = sorted(mapping, key=len, reverse=True)
-    pattern = re.compile(r"\b(" + "|".join(re.escape(word) for word in alternatives) + r")\b" if alternatives
-                         else r"(?!x)x")
+    pattern = re.compile(r"\b(?:([Aa]n?) )?(" + "|".join(re.escape(word) for word in alternatives) + r")\b"
+                         if alternatives else r"(?!x)x")
     _PATTERNS[key] = (pattern, mapping)
     return pattern, mapping
 
@@ -79,8 +79,21 @@ def themed(text: str, theme: Theme) -> str:
     is left alone (a unit called "Tide-Class Unit" keeps its name); the marks are removed."""
     pattern, mapping = _vocabulary(theme)
     parts = re.split(f"({KEEP_OPEN}[^{KEEP_CLOSE}]*{KEEP_CLOSE})", text)
-    return "".join(part[1:-1] if part.startswith(KEEP_OPEN) else pattern.sub(lambda m: mapping[m.group(1)], part)
+    return "".join(part[1:-1] if part.startswith(KEEP_OPEN) else pattern.sub(lambda m: _swapped(m, mapping), part)
                    for part in parts)
+
+
+def _swapped(match: re.Match[str], mapping: dict[str, str]) -> str:
+    """One word in the project's words; an article before it follows the new word ("a player" -> "an
+    Operator"), unless both words start alike ("a unit" -> "a Unit": the article was right)."""
+    article, word = match.group(1), match.group(2)
+    new = mapping[word]
+    if not article:
+        return new
+    if new[:1].lower() != word[:1].lower():
+        an = new[:1].lower() in "aeio"
+        article = article[0] + ("n" if an else "")
+    return f"{article} {new}"
 
 
 def _units(db: Database, squad: Squad | None) -> list[Unit]:
@@ -99,7 +112,7 @@ def first_turn_deploys(mp: int) -> bool:
 
 def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
     a, b = sides[Player.A], sides[Player.B]
-    half = constants.DISK_TOTAL // 2
+    half = constants.D10_PAIR_MAX // 2  # a fair roll: no number is rolled again
     return Section("setup", "Setting up", (
         Bullets((
             f"Lay the board between the two {t.players}: {t.player} A sits at the bottom ({_squad_name(a, Player.A)}), "
@@ -110,9 +123,10 @@ def setup_section(sides: dict[Player, Squad | None], t: Terms) -> Section:
             f"Every unit starts in its {t.hangar}: put all {constants.HANGAR_SLOTS} tokens on your {t.hangar} "
             "circles. The field starts empty.",
             f"Lay your {t.module} cards face up beside you: each is used once per duel.",
-            f"Who goes first is a random spin: spin any {t.data_disk} spinner (or roll the two d10): "
-            f"1-{half} {t.player} A goes first, {half + 1}-{constants.DISK_TOTAL} {t.player} B"
-            f"; with the d10, {constants.DISK_TOTAL + 1}-100 is rolled again.",
+            f"Who goes first is random: roll the two d10 (tens, then ones; 0-0 is {constants.D10_PAIR_MAX}): "
+            f"1-{half} {t.player} A goes first, {half + 1}-{constants.D10_PAIR_MAX} {t.player} B (or flip a "
+            "coin: heads, A). A spinner will not do: it shows a "
+            "wedge, not a number.",
             f"The first {t.player}'s first move has {constants.FIRST_TURN_MP_PENALTY} {t.mp} less than the unit's "
             f"{t.mp} (deploying costs {constants.DEPLOY_COST_MP}, so a unit with {t.mp} 1 "
             f"{'can still deploy' if first_turn_deploys(1) else 'cannot deploy on that move'})."),
@@ -163,7 +177,7 @@ def battle_section(db: Database, sides: dict[Player, Squad | None], t: Terms, co
         "draw.",
         f"The result: the loser of a White or Gold win is {t.deactivated} and goes to its owner's "
         f"{t.repair_bay}; a Purple win does what its text says (a {t.status.lower()}, a push); a Blue win is "
-        "usually a wash. The winner stays where it is. The turn ends.",
+        "usually a wash; a draw changes nothing. The winner stays where it is. The turn ends.",
     ]
     blocks: list[Block] = [Bullets(tuple(steps), ordered=True)]
     pair = _example_pair(db, sides)

@@ -3,7 +3,7 @@
 Each lists the side's units (name, the code its token shows, class, MP, what it upgrades to, its
 subroutine) and its modules (name, what they do in a few words, a box to tick when used), in the side's
 team colour and letter, with the two setup facts a player reaches for: every unit starts in the Hangar,
-and who goes first is a random spin.
+and who goes first (a d10 roll or a coin).
 """
 
 from __future__ import annotations
@@ -59,11 +59,13 @@ def squad_page(ctx: KitContext, side: Player, squad: Squad | None, width: float,
     page.add(_cell(f"{terms.player} {side.value}", MARGIN + 22, MARGIN + 8, inner - 30, 9, "bold", band_ink))
     page.add(_cell(title, MARGIN + 22, MARGIN + 17, inner - 30, 15, "bold", band_ink, ctx))
     y = MARGIN + BAND_H + 8
+    half = constants.D10_PAIR_MAX // 2
     setup = (f"Setup: all {constants.HANGAR_SLOTS} {terms.units.lower()} start in your {terms.hangar}. "
-             f"Who goes first: spin any spinner (or roll two d10): 1-{constants.DISK_TOTAL // 2} {terms.player} A, "
-             f"{constants.DISK_TOTAL // 2 + 1}-{constants.DISK_TOTAL} {terms.player} B. The first move has "
+             f"Who goes first: roll two d10: 1-{half} {terms.player} A, {half + 1}-{constants.D10_PAIR_MAX} "
+             f"{terms.player} B (or flip a coin: "
+             "heads, A). The first move has "
              f"{constants.FIRST_TURN_MP_PENALTY} {terms.mp} less"
-             + ("." if first_turn_deploys(1) else f" (a {terms.mp} 1 {terms.unit.lower()} cannot deploy on it)."))
+             + ("." if first_turn_deploys(1) else f" (a {terms.unit.lower()} with {terms.mp} 1 cannot deploy on it)."))
     fitted = fit_text(setup, inner, 14, "regular", 9, 6)
     page.add(*text_lines(fitted, MARGIN, y, "regular", INK))
     y += len(fitted.lines) * fitted.line_height() + 6

@@ -42,7 +42,7 @@ def d10_pair_to_roll(tens: int, ones: int) -> int | None:
     """Two d10 (0-9 each) read as 01..100 ('00' is 100). 97-100 mean roll again: returns None."""
     if not (0 <= tens <= 9 and 0 <= ones <= 9):
         raise ValueError("each d10 shows 0-9")
-    value = tens * 10 + ones or 100
+    value = tens * 10 + ones or constants.D10_PAIR_MAX
     return value if value <= constants.DISK_TOTAL else None
 
 

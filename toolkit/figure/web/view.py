@@ -19,7 +19,9 @@ from toolkit.players import PLAYERS
 from toolkit.web.html import attrs, h
 
 MARGIN = 16.0  # mm of board around the outermost nodes (room for a token's name under it)
-NAME_CHARS = 12  # a token shows this many characters of the unit's name (the whole name is its tooltip)
+NAME_CHARS = 12  # a status badge shows this many characters
+TOKEN = 0.88  # a token's radius, as a share of half the board's token diameter (the rest is the gap between tokens)
+LINE_CHARS = 10  # a token shows its unit's name in two lines of this many characters (the whole name: its tooltip)
 NAME_LINE = 4.3  # mm between the lines of a point's name (its font is 3.8 px = mm in the board's viewBox)
 NAME_ROOM = 6.0  # mm more under the last row for the second line of an entry's or goal's name
 BADGE = 4.0  # mm more above the first row for a status badge over a token
@@ -32,6 +34,14 @@ class LogEntry:
     who: str  # "A", "B" or "spin"
     text: str
     results: list[str] = field(default_factory=list)
+
+
+def _name_lines(name: str, x: float) -> str:
+    """A unit's name in two short lines under its tag (split at its first space: 'Frost-Class' / 'Unit FR-2')."""
+    words = name.split(" ", 1)
+    lines = [words[0], words[1]] if len(words) == 2 else [name[:LINE_CHARS], name[LINE_CHARS:]]
+    lines = [line if len(line) <= LINE_CHARS else line[:LINE_CHARS - 1] + "…" for line in lines if line]
+    return "".join(f'<tspan x="{x:g}" dy="3.3">{h(line)}</tspan>' for line in lines)
 
 
 def _short(name: str) -> str:
@@ -62,7 +72,7 @@ def board_svg(state: GameState, legal: Sequence[Action] = ()) -> str:
         if role:
             label = ("G" if role == "goal" else "E") + side
             parts.append(f'<text class="node-label" x="{node.x:g}" y="{node.y + radius * 0.2:g}">{label}</text>')
-        parts.append(_point_name(game, name, node.x, node.y + radius * 0.8))
+        parts.append(_point_name(game, name, node.x, node.y + radius * TOKEN))
         parts.append("</g>")
     for slot in range(len(game.slots)):
         node_index = state.pos[slot]
@@ -99,13 +109,13 @@ def _token(state: GameState, slot: int, x: float, y: float, radius: float) -> st
     if rule is not None:
         badges.append(state.game.theme.statuses.get(rule.id, rule.id))
     # a status above the token: under it is the point's name
-    badge = f'<text class="badge" x="{x:g}" y="{y - radius * 0.8 - 1.2:g}">{h(_short(badges[0]))}</text>' \
+    badge = f'<text class="badge" x="{x:g}" y="{y - radius * TOKEN - 1.2:g}">{h(_short(badges[0]))}</text>' \
         if badges else ""
     return (f'<g{attrs(class_="token", data_unit=slot, data_tag=tag(slot), data_side=side.value)}>'
             f'<title>{h(unit_label(state, slot))} ({state.form_of(slot).mp} {h(state.game.theme.terms.mp)})</title>'
-            f'<circle cx="{x:g}" cy="{y:g}" r="{radius * 0.8:g}" fill="{swatch.fill}"/>'
-            f'<text class="tag" x="{x:g}" y="{y + 1:g}" fill="{swatch.ink}">{tag(slot)}</text>'
-            f'<text class="name" x="{x:g}" y="{y + 5.5:g}" fill="{swatch.ink}">{h(_short(unit.name))}</text>'
+            f'<circle cx="{x:g}" cy="{y:g}" r="{radius * TOKEN:g}" fill="{swatch.fill}"/>'
+            f'<text class="tag" x="{x:g}" y="{y - 1.2:g}" fill="{swatch.ink}">{tag(slot)}</text>'
+            f'<text class="name" x="{x:g}" y="{y - 0.7:g}" fill="{swatch.ink}">{_name_lines(unit.name, x)}</text>'
             f"{badge}</g>")
 
 
