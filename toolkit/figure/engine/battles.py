@@ -9,6 +9,7 @@ from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import CHOOSE, RESPIN, Action
 from toolkit.figure.engine.core import (
     CHOICE_PHASE,
+    LOOSE,
     MISS,
     PASS_ACTION,
     RESPIN_PHASE,
@@ -30,16 +31,10 @@ class Battles(Modules):
     __slots__ = ()
 
     def _spin_table(self) -> SpinTable:
-        """The disk of the spin due now (kept until the outcome is applied: the sampler asks, then `apply`)."""
-        table = self._table
-        if table is None:
-            reason, slot = self.spin  # type: ignore[misc]
-            if reason in (SPIN_CONFUSION, SPIN_BATTLE):
-                table = self._battle_table(slot)
-            else:
-                table = self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
-            self._table = table
-        return table
+        reason, slot = self.spin  # type: ignore[misc]
+        if reason in (SPIN_CONFUSION, SPIN_BATTLE):
+            return self._battle_table(slot)
+        return self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
 
     def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
@@ -222,7 +217,7 @@ class Battles(Modules):
                     self._after_placement(side)
                 else:
                     self._goal_by_placement(side)
-                    self._loose = True  # the swap may have closed a surround that nobody checked
+                    self._flags |= LOOSE  # the swap may have closed a surround that nobody checked
             self._end_turn()
             return
         options = self._placement_options(effect, winner, loser)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import SUBROUTINE, Action
-from toolkit.figure.engine.core import MOVE_PHASE, SUB
+from toolkit.figure.engine.core import LOOSE, MOVE_PHASE, SUB
 from toolkit.figure.engine.placement import Placement
 from toolkit.figure.engine.tables import HANGAR, bits
 from toolkit.figure.model import ClearAdjacentStatusEffect, ClearHangarWaitEffect
@@ -91,7 +91,7 @@ class Modules(Placement):
             if self.game.rules.surround_after == "any_position_change":
                 self._after_placement(side)
             else:
-                self._loose = True  # the swap may have closed a surround that nobody checked
+                self._flags |= LOOSE  # the swap may have closed a surround that nobody checked
 
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot

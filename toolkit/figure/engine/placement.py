@@ -7,7 +7,7 @@ from __future__ import annotations
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, SQUAD_UNITS, WAIT_TURNS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
-from toolkit.figure.engine.core import BATTLE, GOAL, MOVE_PHASE, NO_MOVES, A, B, StateCore, TurnMoves
+from toolkit.figure.engine.core import BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, A, B, StateCore, TurnMoves
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Reach, bits
 from toolkit.figure.model import MoveAllyEffect, MoveSelfEffect, PushOpponentEffect
 
@@ -203,7 +203,7 @@ class Placement(StateCore):
         if dest == game.goals[1 - side]:
             self._finish(side, GOAL)
             return
-        if self._loose:
+        if self._flags & LOOSE:
             self._after_placement(side)
         else:
             goals = game.goals
@@ -253,7 +253,7 @@ class Placement(StateCore):
         self._goal_by_placement(actor)
         if self.result is not None:
             return
-        self._loose = False  # every surrounded unit is removed now
+        self._flags &= ~LOOSE  # every surrounded unit is removed now
         if self.game.rules.surround_order == "enemies_first":
             for side in (1 - actor, actor):
                 for slot in self._surrounded_units(side):
@@ -324,7 +324,7 @@ class Placement(StateCore):
             self._after_placement(actor)
         else:
             self._goal_by_placement(actor)
-            self._loose = True  # the placement may have closed a surround that nobody checked
+            self._flags |= LOOSE  # the placement may have closed a surround that nobody checked
         self.decider = self.player
         self._end_turn()
 

@@ -44,12 +44,14 @@ from toolkit.figure.engine.core import (
     DRAW,
     GOAL,
     LOCKOUT,
+    LOOSE,
     MOVE_PHASE,
     NO_TURN_FX,
     OVER,
     PASS_ACTION,
     REPETITION,
     RESPIN_PHASE,
+    SHARED,
     SPIN,
     SPIN_BATTLE,
     SPIN_CONFUSION,
@@ -147,12 +149,10 @@ class GameState(TurnFlow):
         s.seen = 0
         s.history = {}
         s._unhashed = []
-        s._shared = False
+        s._flags = 0
         s._legal = None
         s._moves = None
         s._key = None
-        s._loose = False
-        s._table = None
         s._begin_turn()
         return s
 
@@ -223,12 +223,10 @@ class GameState(TurnFlow):
         s.seen = self.seen
         s.history = self.history  # both copied on the next write by either state
         s._unhashed = self._unhashed
-        self._shared = s._shared = True
+        self._flags = s._flags = self._flags | SHARED
         s._legal = self._legal
         s._moves = self._moves
         s._key = self._key
-        s._loose = self._loose
-        s._table = self._table
         return s
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
@@ -317,10 +315,8 @@ class GameState(TurnFlow):
             setattr(s, name, value)
         s.history = {tuple(key): count for key, count in data["history"]}
         s._unhashed = []
-        s._shared = False
+        s._flags = LOOSE  # the text may hold any position: the next surround check looks at every unit
         s._legal = s._moves = s._key = None
-        s._loose = True  # the text may hold any position: the next surround check looks at every unit
-        s._table = None
         return s
 
     def play_key(self) -> tuple[object, ...]:
@@ -337,7 +333,7 @@ class GameState(TurnFlow):
         self.history = {}
         self.seen = 0
         self._unhashed = []
-        self._shared = False
+        self._flags &= ~SHARED
 
     def _hash_history(self) -> None:
         """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a simulated

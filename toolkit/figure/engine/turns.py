@@ -16,6 +16,7 @@ from toolkit.figure.engine.core import (
     PASS_ACTION,
     REPETITION,
     RESPIN_PHASE,
+    SHARED,
     SPIN_POISON,
     START,
     SUB,
@@ -72,10 +73,10 @@ class TurnFlow(Battles):
         self.spin = None
         self._legal = self._moves = None  # derived from the position, which changed (or was arranged by hand)
         key = self._key = self._position_key()
-        if self._shared:
+        if self._flags & SHARED:
             self.history = dict(self.history)
             self._unhashed = self._unhashed[:]
-            self._shared = False
+            self._flags &= ~SHARED
         history = self.history
         seen = history[key] = history.get(key, 0) + 1
         self._unhashed.append(key)
