@@ -1,6 +1,6 @@
 """Fit the search's evaluation (toolkit/figure/bots/features.py) on self-play outcomes and write weights.json.
 
-    PYTHONPATH=. python scripts/fit_weights.py [--games N] [--seed S] [--players greedy] [--out PATH]
+    PYTHONPATH=. python scripts/fit_weights.py [--games N] [--seed S] [--players search:10] [--start PATH] [--out PATH]
 
 Every bundled match (each theme's squads against each other and themselves) plays N games between two
 copies of the chosen bot, in seat-swapped pairs over shared dice (sim/games.py's streams). At every turn
@@ -8,7 +8,10 @@ start the features are read from the side to move's point of view, labelled with
 to win (drawn games are left out). A logistic regression without intercept (the features change sign with
 the side, so the model must too) is fitted by Newton's method with a small L2 penalty. The file records the
 games, seed, bot, positions, the fit's log loss and its accuracy on a held-out fifth (every fifth pair), so a
-reader can tell what the numbers rest on and rerun them byte for byte.
+reader can tell what the numbers rest on and rerun them byte for byte. A search bot plays with the weights in
+--start (default: the shipped file, read before it is overwritten); the file records them as `played_with`, so
+each fit can be traced back to the one before it (a step of policy iteration: the search's own games teach
+its evaluation).
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from toolkit.figure.bots import features as feature_module
 from toolkit.figure.bots import make_bot
-from toolkit.figure.bots.features import FEATURES, WEIGHTS_FILE, features
+from toolkit.figure.bots.features import FEATURES, WEIGHTS_FILE, features, weights
 from toolkit.figure.bots.knowledge import knowledge
 from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.engine import CHANCE, GameState, build_game
@@ -86,8 +90,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games per bundled match (default 100)")
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--players", default="greedy", help="the bot that plays itself (default greedy)")
+    parser.add_argument("--start", type=Path, default=WEIGHTS_FILE, help="the weights a search bot plays with")
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     args = parser.parse_args()
+    feature_module.WEIGHTS_FILE = args.start
+    weights.cache_clear()
+    played_with = dict(zip(FEATURES, weights(), strict=True))  # read now: --out may be the same file
     train: list[tuple[tuple[float, ...], int]] = []
     held: list[tuple[tuple[float, ...], int]] = []
     matches = []
@@ -109,6 +117,7 @@ def main() -> None:
         "about": "logistic weights of toolkit/figure/bots/features.py, fitted by scripts/fit_weights.py",
         "command": f"PYTHONPATH=. python scripts/fit_weights.py --games {args.games} --seed {args.seed} "
                    f"--players {args.players}",
+        "played_with": played_with if args.players.startswith("search") else None,
         "bot": args.players, "seed": args.seed, "games_per_match": args.games, "matches": matches,
         "positions": {"train": len(train), "held_out": len(held)},
         "l2_per_position": L2,

@@ -155,6 +155,7 @@ def test_round_robin_gives_a_matrix_per_theme(capsys):
 
 @pytest.mark.parametrize(("args", "message"), [
     (("--players", "greedy,chess"), "unknown player"),
+    (("--players", "greedy,search:\u0663"), "unknown player"),  # an Arabic-Indic three is not a budget
     (("--games", "3"), "even number"),
     (("--rules", "turn_limit=abc"), "turn_limit"),
     (("--rules", "no_such=1"), "unknown rules switch"),

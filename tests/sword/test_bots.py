@@ -13,7 +13,7 @@ from toolkit.players import Player
 from toolkit.problems import UsageError
 from toolkit.sword.bots import EquilibriumBot, GreedyBot, RandomBot, make_bot
 from toolkit.sword.bots.lookahead import candidates, cell_value, evaluate
-from toolkit.sword.bots.matrix import exploitability, guaranteed, solve
+from toolkit.sword.bots.matrix import exploitability, greedy_reply, guaranteed, solve
 from toolkit.sword.bots.observation import Observation, all_hands
 from toolkit.sword.engine.duel import Attributes, legal_choices, new_duel
 from toolkit.sword.model import Technique
@@ -54,6 +54,22 @@ def test_among_equally_safe_strategies_the_one_better_against_a_uniform_opponent
     matrix = [[0, 0], [0, 1]]  # both rows guarantee 0; the second can also win
     assert solve([matrix], prefer=[0.0, 0.5]).strategy == pytest.approx((0.0, 1.0))
     assert solve([matrix], prefer=[0.0, 0.5]).value == pytest.approx(0.0)
+
+
+def test_a_greedy_opponent_answers_a_uniform_player_with_its_best_column_on_average() -> None:
+    # against rows chosen evenly the column player likes column 1 (average 0 for the rows) over 0 (0.5)
+    assert greedy_reply([[1, -1], [0, 1]], [1, 1]) == 1
+    # rows weighted 3:1 (an Insight row stands for four choices) change the answer
+    assert greedy_reply([[1, 0], [0, 2]], [3, 1]) == 1
+    assert greedy_reply([[1, 0], [0, 2]], [1, 3]) == 0
+
+
+def test_the_safety_margin_trades_a_bounded_part_of_the_value_for_the_preferred_strategy() -> None:
+    matrix = [[0.0, 0.0], [-0.04, 1.0]]  # row 0 guarantees 0; row 1 gives up 0.04 but wins big otherwise
+    assert solve([matrix], prefer=[0.0, 1.0]).strategy == pytest.approx((1.0, 0.0), abs=1e-4)
+    safe = solve([matrix], prefer=[0.0, 1.0], slack=0.05)
+    assert safe.strategy == pytest.approx((0.0, 1.0), abs=1e-6)
+    assert guaranteed(safe.strategy, matrix) >= safe.value - 0.05
 
 
 def _duel(a: tuple[str, str] = ("irimi", "mushin"), b: tuple[str, str] = ("kuzushi", "fudoshin"),
@@ -141,3 +157,5 @@ def test_player_names() -> None:
         make_bot("search")
     with pytest.raises(UsageError):
         make_bot("equilibrium:0")
+    with pytest.raises(UsageError, match="unknown sword-duel player"):
+        make_bot("equilibrium:\u0664")  # an Arabic-Indic four is not a depth

@@ -31,7 +31,7 @@ DEFAULT_GAMES = 200
 DEFAULT_CAP = 10_000  # --until-ci without --games stops here at the latest
 # the default skill ladder: random play, the greedy bot, then the search at half and the whole of its default
 # budget (bots/search.DEFAULT_ITERATIONS; a test ties them; importing the bots here would slow every command)
-LADDER = ("random", "greedy", "search:10", "search:20")
+LADDER = ("random", "greedy", "search:40", "search:80")
 DEFAULT_PLAYERS = "greedy,greedy"
 
 

@@ -24,7 +24,7 @@ from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.state import GameState
 
 BOT_NAMES = ("random", "greedy", "search")
-_SEARCH = re.compile(r"search(?::(\d{1,7})(ms)?)?")
+_SEARCH = re.compile(r"search(?::([0-9]{1,7})(ms)?)?")  # ASCII digits: "search:٣" is not search:3
 
 
 class Bot(Protocol):

@@ -15,6 +15,12 @@ model has no intercept, so P(A wins) + P(B wins) = 1 and two search bots are mir
     guards     our units next to our own goal less theirs
     modules    our unspent modules less theirs
     tempo      +1 when we move next, -1 when they do
+    path       the goal race again, counting only paths over free nodes (blockers block; a goal held by its
+               owner's unit cannot be stepped onto), the opponent's turns less ours, each capped at RACE_CAP
+    entries    our units on the enemy's Entry Points less theirs on ours (a System Lockout is built there)
+    held       our unit stands on our own goal (+1) less theirs on theirs
+    field      our units on the field less theirs
+    active     our units on the field or in the Hangar less theirs (the Repair Bay and removed ones not)
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ from pathlib import Path
 from toolkit.figure.bots.evaluate import _best_attack, _best_surround, _material
 from toolkit.figure.bots.knowledge import Knowledge
 from toolkit.figure.engine.state import GameState
+from toolkit.figure.engine.tables import HANGAR, bits
 
-FEATURES = ("material", "goal", "goal_boost", "attack", "surround", "race", "guards", "modules", "tempo")
+FEATURES = ("material", "goal", "goal_boost", "attack", "surround", "race", "guards", "modules", "tempo", "path",
+            "entries", "held", "field", "active")
 RACE_CAP = 6
 WEIGHTS_FILE = Path(__file__).with_name("weights.json")
 MOVE_MODULES = ("extra_mp", "move_through")
@@ -76,9 +84,16 @@ def features(state: GameState, side: int, know: Knowledge) -> tuple[float, ...]:
     guards = [_guards(state, s) for s in (0, 1)]
     modules = [_modules_left(state, s) for s in (0, 1)]
     other = 1 - side
+    path = [min(_path_race(state, s), RACE_CAP) for s in (0, 1)]
+    entries = [_on_entries(state, s) for s in (0, 1)]
+    fielded = [bin(state.masks[s]).count("1") for s in (0, 1)]
+    active = [sum(1 for slot in state.units_of(s) if state.pos[slot] >= 0 or state.pos[slot] == HANGAR) for s in (0, 1)]
+    held = [float(state.occ[game.goals[s]] >= 0 and state.occ[game.goals[s]] in state.units_of(s)) for s in (0, 1)]
     return ((material[side] - material[other]) / 10.0, sign * goal, sign * boost, sign * attack, sign * surround,
             float(race[other] - race[side]), float(guards[side] - guards[other]),
-            float(modules[side] - modules[other]), sign)
+            float(modules[side] - modules[other]), sign, float(path[other] - path[side]),
+            float(entries[side] - entries[other]), held[side] - held[other],
+            float(fielded[side] - fielded[other]), float(active[side] - active[other]))
 
 
 def _has_move_module(state: GameState, side: int) -> bool:
@@ -114,6 +129,38 @@ def _race(state: GameState, side: int, know: Knowledge, boosted: bool) -> int:
         turns = 1 if steps <= mp + bonus else 1 + math.ceil((steps - mp - bonus) / mp)
         best = min(best, turns)
     return best
+
+
+def _path_race(state: GameState, side: int) -> int:
+    """Turns the side's fastest field unit needs to reach the enemy goal over free nodes only (RACE_CAP + 1:
+    no free path, or the goal is held): a breadth-first search out from the goal through empty nodes."""
+    game = state.game
+    goal = game.goals[1 - side]
+    if state.occ[goal] >= 0:
+        return RACE_CAP + 1
+    occupied = state.masks[0] | state.masks[1]
+    mine = state.masks[side]
+    bonus = _bonus(state, side)
+    best = RACE_CAP + 1
+    seen = frontier = 1 << goal
+    steps = 0
+    while frontier and steps < 12:
+        steps += 1
+        ring = game.halo(frontier) & ~seen
+        seen |= ring
+        for node in bits(ring & mine):
+            slot = state.occ[node]
+            mp = game.mp[slot][state.form[slot]]
+            if mp > 0:
+                best = min(best, 1 if steps <= mp + bonus else 1 + math.ceil((steps - mp - bonus) / mp))
+        frontier = ring & ~occupied
+    return best
+
+
+def _on_entries(state: GameState, side: int) -> int:
+    """The side's units standing on the enemy's Entry Points."""
+    mine = state.masks[side]
+    return sum(1 for node in state.game.entries[1 - side] if mine >> node & 1)
 
 
 def _guards(state: GameState, side: int) -> int:

@@ -155,11 +155,14 @@ def _guard_nodes(state: GameState, me: int, know: Knowledge) -> int:
 
 
 def _quiet(state: GameState, action: Action, me: int) -> bool:
-    """A move that neither ends next to an enemy, nor starts next to one, nor reaches the enemy goal."""
+    """A move that neither ends next to an enemy, nor starts next to one, nor reaches the enemy goal, nor takes
+    an enemy Entry Point while the enemy has no unit on the field (that can be a System Lockout)."""
     game = state.game
     unit, node = action[1], action[2]
     enemies = state.masks[1 - me]
     if node == game.goals[1 - me] or game.nbr_mask[node] & enemies:
+        return False
+    if not enemies and node in game.entries[1 - me]:
         return False
     where = state.pos[unit]
     return where < 0 or not game.nbr_mask[where] & enemies

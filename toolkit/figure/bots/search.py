@@ -34,7 +34,7 @@ from toolkit.figure.bots.turns import Line, Outcomes, after_action, replay
 from toolkit.figure.engine.actions import MODULE, MOVE, SUBROUTINE, Action
 from toolkit.figure.engine.state import GameState
 
-DEFAULT_ITERATIONS = 20  # turns played out per decision (bench/simulate_speed.py times it)
+DEFAULT_ITERATIONS = 80  # turns played out per decision (bench/search_speed.py times it: well under 0.25 s)
 INNER_WIDTH = 3  # candidates looked at below the root, greedy's best first
 RANKING_COST = 2  # a ranking of a position's plain actions costs about two turns played out
 GOAL_RUNS = 2  # movement modules added to an inner node's candidates

@@ -20,15 +20,16 @@ from typing import Protocol
 from toolkit.players import Player
 from toolkit.problems import UsageError
 from toolkit.sword.bots.lookahead import candidates, payoff
-from toolkit.sword.bots.matrix import solve
+from toolkit.sword.bots.matrix import greedy_reply, solve
 from toolkit.sword.bots.observation import Observation
 from toolkit.sword.engine.draft import DraftState
 from toolkit.sword.engine.duel import Attributes, Choice, legal_builds, legal_choices
 
 BOT_NAMES = ("random", "greedy", "equilibrium")
 DEFAULT_TYPES = 3  # opponents imagined per equilibrium decision
+SAFETY = 0.05  # value an equilibrium player gives up below the game's value to exploit a greedy opponent
 MAX_TYPES = 32
-_EQUILIBRIUM = re.compile(r"equilibrium(?::(\d{1,3}))?")
+_EQUILIBRIUM = re.compile(r"equilibrium(?::([0-9]{1,3}))?")  # ASCII digits only
 
 
 class SwordBot(Protocol):
@@ -80,8 +81,9 @@ class GreedyBot(RandomBot):
 
 class EquilibriumBot(RandomBot):
     """Solves this turn's matrix game against `types` imagined opponents (each answers with its own best
-    columns) and samples the mixed strategy with its own rng. Among equally safe strategies it keeps the one
-    that does best against a uniform opponent."""
+    columns) and samples the mixed strategy with its own rng. Among the strategies that guarantee the game's
+    value (within SAFETY) it keeps the one that does best against the opponent's best reply to a uniform
+    player (what a greedy opponent would play)."""
 
     def __init__(self, types: int = DEFAULT_TYPES) -> None:
         self.types = types
@@ -90,18 +92,19 @@ class EquilibriumBot(RandomBot):
     def strategy(self, seen: Observation, rng: random.Random) -> tuple[list[Choice], tuple[float, ...]]:
         """The rows (its candidate choices) and the probability of each."""
         worlds = [seen.imagine(rng) for _ in range(self.types)]
-        mine = [c.choice for c in candidates(worlds[0], seen.player)]
-        matrices, uniform = [], [0.0] * len(mine)
+        mine_weighted = candidates(worlds[0], seen.player)
+        mine = [c.choice for c in mine_weighted]
+        weights = [c.weight for c in mine_weighted]
+        matrices, prefer = [], [0.0] * len(mine)
         for world in worlds:
             theirs = candidates(world, seen.player.other())
             matrix = payoff(world, seen.player, mine, [c.choice for c in theirs])
             matrices.append(matrix)
-            total = sum(c.weight for c in theirs) * len(worlds)
+            # the column a greedy opponent plays: its best reply to this player choosing uniformly
+            column = greedy_reply(matrix, weights)
             for i, row in enumerate(matrix):
-                uniform[i] += sum(v * c.weight for v, c in zip(row, theirs, strict=True)) / total
-        # among the strategies that guarantee the game's value, the one that does best against an opponent
-        # choosing uniformly (the LP's first vertex is arbitrary when many strategies tie)
-        return mine, solve(matrices, prefer=uniform).strategy
+                prefer[i] += row[column] / len(worlds)
+        return mine, solve(matrices, prefer=prefer, slack=SAFETY).strategy
 
     def choose(self, seen: Observation, rng: random.Random) -> Choice:
         rows, strategy = self.strategy(seen, rng)

@@ -114,7 +114,7 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
         full = tuple(PlayerState(p.role, p.attributes, p.techniques, p.momentum, p.balance, constants.START_HEALTH)
                      for p in state.players)  # built directly: dataclasses.replace is slow
         start = DuelState(state.turn, state.range, (full[0], full[1]), None, state.honor)
-        end = resolve_turn(start, choice_a, choice_b).state
+        end = resolve_turn(start, choice_a, choice_b, checked=True).state
         a, b = end.players
         dishonor = end.result if end.result is not None and end.result.reason in _BEFORE_COMBAT else None
         found = (end.range, a.momentum, a.balance, constants.START_HEALTH - a.health,

@@ -67,6 +67,13 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
     return Solution(tuple(float(p) for p in x), value)
 
 
+def greedy_reply(matrix: Sequence[Sequence[float]], weights: Sequence[float]) -> int:
+    """The column an opponent plays when it best-replies to rows chosen in proportion to `weights` (a greedy
+    opponent facing a uniform player): the column worst for the row player on average; the first on ties."""
+    averages = np.asarray(weights, dtype=float) @ np.asarray(matrix, dtype=float)
+    return int(np.argmin(averages))
+
+
 def guaranteed(strategy: Sequence[float], matrix: Sequence[Sequence[float]]) -> float:
     """What a mixed strategy guarantees against an opponent who knows it and answers best (its worst column)."""
     a = np.asarray(matrix, dtype=float)

@@ -14,7 +14,7 @@ Defender: 2 x 2). The driver samples chance steps; the state holds no random gen
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from toolkit.players import Player
@@ -74,10 +74,10 @@ class DraftState:
         if kind == "pick" and who is not None:
             mine = (*picks[who.seat], cards[0])
             picks = (mine, picks[1]) if who is Player.A else (picks[0], mine)
-        state = replace(self, deck=deck, picks=picks, step=self.step + 1, seen=seen)
-        if state.done:
-            state = replace(state, deck=())  # "discards the remaining cards in the deck"
-        return state
+        step = self.step + 1
+        if step >= len(STEPS):
+            deck = ()  # "discards the remaining cards in the deck"
+        return DraftState(deck, self.full, picks, step, seen)  # built directly: dataclasses.replace is slow
 
 
 def new_draft(cards: tuple[str, ...] | list[str]) -> DraftState:

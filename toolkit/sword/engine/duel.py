@@ -66,7 +66,7 @@ from toolkit.players import PLAYERS, Player
 from toolkit.sword import constants
 from toolkit.sword.engine.combat import Combatant, Turn, resolve_combat
 from toolkit.sword.model import Condition, Technique
-from toolkit.sword.rules.effects import active, clamp, of_kind
+from toolkit.sword.rules.effects import active, clamp, of_kind, shift
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import (
     Action,
@@ -78,6 +78,7 @@ from toolkit.sword.rules.state import (
     IllegalChoice,
     InsightTarget,
     InvalidBuild,
+    Knowledge,
     PlayerState,
     Reason,
     Resource,
@@ -108,11 +109,14 @@ def validate_build(build: HasAttributes) -> Attributes:
     return Attributes(**values)
 
 
+_VALUES = range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + 1)
+_BUILDS = tuple(Attributes(s, t, constants.BUILD_TOTAL - s - t) for s in _VALUES for t in _VALUES
+                if constants.ATTRIBUTE_MIN <= constants.BUILD_TOTAL - s - t <= constants.ATTRIBUTE_MAX)
+
+
 def legal_builds() -> list[Attributes]:
-    """Every legal build (there are 10), for random play and balance tables."""
-    values = range(constants.ATTRIBUTE_MIN, constants.ATTRIBUTE_MAX + 1)
-    return [Attributes(s, t, constants.BUILD_TOTAL - s - t) for s in values for t in values
-            if constants.ATTRIBUTE_MIN <= constants.BUILD_TOTAL - s - t <= constants.ATTRIBUTE_MAX]
+    """Every legal build (there are 10), for random play and balance tables (listed once)."""
+    return list(_BUILDS)
 
 
 def _player(role: Role, build: HasAttributes, techniques: Sequence[Technique]) -> PlayerState:
@@ -232,18 +236,19 @@ def legal_choices(state: DuelState, player: Player) -> list[Choice]:
 # --- one turn ------------------------------------------------------------------------------------
 
 
-def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice) -> TurnResult:
-    """Resolve both players' choices (a: Challenger, b: Defender) into the next state and a log."""
+def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice, checked: bool = False) -> TurnResult:
+    """Resolve both players' choices (a: Challenger, b: Defender) into the next state and a log.
+    `checked`: the caller took both choices from `legal_choices` of this state, so they are not checked
+    again (a looking-ahead player resolves thousands)."""
     if state.result is not None:
         raise DuelOver(f"the duel is over ({state.result.reason.value})")
     for player, choice in zip(PLAYERS, (choice_a, choice_b), strict=True):
-        reason = illegal_reason(state, player, choice)
+        reason = None if checked else illegal_reason(state, player, choice)
         if reason:
             raise IllegalChoice(f"{state.players[player.seat].name}: {reason}")
     sides = tuple(Combatant(p, c, state.players[p.seat].techniques[c.technique])
                   for p, c in zip(PLAYERS, (choice_a, choice_b), strict=True))
-    players = [p if p.knows.technique is None else replace(p, knows=replace(p.knows, technique=None))
-               for p in state.players]
+    players = [p if p.knows.technique is None else _knowing(p, InsightTarget.TECHNIQUE, None) for p in state.players]
     turn = Turn(players, (sides[0], sides[1]), state.range, False)
     turn.log.append(f"Turn {state.turn} at {state.range.value}: " + "; ".join(_cards(turn, s) for s in sides) + ".")
     _start_of_turn(turn)
@@ -310,14 +315,14 @@ def _update_resources(turn: Turn) -> None:
     for side in turn.sides:
         i = side.player.seat
         before = turn.players[i]
-        turn.players[i] = clamp(before, side.technique)
         move = side.choice.move
-        for resource, delta in constants.MOVE_RESOURCES[move].items():
-            if move is Move.RETREAT and resource == "momentum":
-                losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(side.player))]
-                delta = -losses[0] if losses else delta
-            turn.change(side.player, resource, delta)
-        after = turn.players[i]
+        deltas = constants.MOVE_RESOURCES[move]
+        momentum, balance = deltas.get("momentum", 0), deltas.get("balance", 0)
+        if move is Move.RETREAT:
+            turn.players[i] = clamp(before, side.technique)  # the loss's condition reads the clamped state
+            losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(side.player))]
+            momentum = -losses[0] if losses else momentum
+        after = turn.players[i] = shift(before, side.technique, momentum, balance)
         turn.log.append(f"{after.name}: Momentum {before.momentum} -> {after.momentum}, "
                         f"Balance {before.balance} -> {after.balance}.")
 
@@ -345,9 +350,19 @@ def _insight(turn: Turn) -> None:
         else:
             learned = getattr(turn.players[foe_side.player.seat].attributes, target.value)
             text = str(learned)
-        learned_field: dict[str, Any] = {target.value: learned}  # an attribute's int, or the technique's id
-        turn.players[side.player.seat] = replace(me, knows=replace(me.knows, **learned_field))
+        turn.players[side.player.seat] = _knowing(me, target, learned)
         turn.log.append(f"{me.name} gains Insight: the opponent's {target.value} is {text}.")
+
+
+def _knowing(player: PlayerState, target: InsightTarget, learned: Any) -> PlayerState:
+    """The player with one more thing known (an attribute's int, or the technique's id); built directly, as
+    dataclasses.replace is slow."""
+    k = player.knows
+    values: dict[str, Any] = {"speed": k.speed, "strength": k.strength, "defense": k.defense,
+                              "technique": k.technique}
+    values[target.value] = learned
+    return PlayerState(player.role, player.attributes, player.techniques, player.momentum, player.balance,
+                       player.health, Knowledge(**values))
 
 
 def _victory(turn: Turn) -> Result | None:

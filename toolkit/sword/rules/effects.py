@@ -46,32 +46,40 @@ def holds(cond: Condition, view: View) -> bool:
     ))
 
 
-_KINDS: dict[int, tuple[Technique, dict[str, list[Any]]]] = {}
+_KINDS: dict[int, tuple[Technique, dict[str, tuple[Any, ...]], dict[str, int]]] = {}
 
 
-def of_kind(technique: Technique, kind: str) -> list[Any]:
-    """The technique's effects of one kind, whatever their conditions (grouped once per technique object;
-    techniques are frozen, and the entry keeps its technique so an id is never reused while cached)."""
+def _grouped(technique: Technique) -> tuple[Technique, dict[str, tuple[Any, ...]], dict[str, int]]:
+    """The technique's effects by kind and its resource caps, worked out once per technique object
+    (techniques are frozen; the entry keeps its technique, so an id is never reused while cached)."""
     entry = _KINDS.get(id(technique))
     if entry is None or entry[0] is not technique:
         groups: dict[str, list[Any]] = {}
         for effect in technique.effects:
             groups.setdefault(effect.kind, []).append(effect)
+        caps = {resource: max([constants.RESOURCE_CAP, *(e.cap for e in groups.get("raise_cap", ())
+                                                          if e.resource == resource)])
+                for resource in ("momentum", "balance")}
         if len(_KINDS) > 4096:
             _KINDS.clear()
-        entry = _KINDS[id(technique)] = (technique, groups)
-    return list(entry[1].get(kind, ()))
+        entry = _KINDS[id(technique)] = (technique, {k: tuple(v) for k, v in groups.items()}, caps)
+    return entry
+
+
+def of_kind(technique: Technique, kind: str) -> tuple[Any, ...]:
+    """The technique's effects of one kind, whatever their conditions."""
+    return _grouped(technique)[1].get(kind, ())
 
 
 def active(technique: Technique, kind: str, view: View) -> list[Any]:
     """The technique's effects of one kind whose condition holds in this view."""
-    return [e for e in of_kind(technique, kind) if getattr(e, "when", None) is None or holds(e.when, view)]
+    return [e for e in _grouped(technique)[1].get(kind, ()) if getattr(e, "when", None) is None
+            or holds(e.when, view)]
 
 
 def cap(technique: Technique, resource: Resource) -> int:
     """The most of a resource a player can hold while playing this technique (Fudoshin: Balance 6)."""
-    caps: list[int] = [e.cap for e in of_kind(technique, "raise_cap") if e.resource == resource]
-    return max([constants.RESOURCE_CAP, *caps])
+    return _grouped(technique)[2][resource]
 
 
 def initiative(player: PlayerState) -> tuple[int, int]:
@@ -87,8 +95,9 @@ def initiative_bounds(technique: Technique) -> tuple[int, int]:
 
 def adjust(player: PlayerState, technique: Technique, resource: Resource, delta: int) -> PlayerState:
     """Add `delta` to a resource, kept between 0 and the played technique's cap."""
-    value = min(max(getattr(player, resource) + delta, 0), cap(technique, resource))
-    if value == getattr(player, resource):
+    before: int = player.momentum if resource == "momentum" else player.balance
+    value = min(max(before + delta, 0), _grouped(technique)[2][resource])
+    if value == before:
         return player
     # built directly: dataclasses.replace was most of a turn's cost (lookahead players resolve thousands)
     momentum, balance = (value, player.balance) if resource == "momentum" else (player.momentum, value)
@@ -96,9 +105,20 @@ def adjust(player: PlayerState, technique: Technique, resource: Resource, delta:
                        player.knows)
 
 
+def shift(player: PlayerState, technique: Technique, momentum: int, balance: int) -> PlayerState:
+    """Add to both resources at once, each kept between 0 and the played technique's cap (one new state
+    at most: the engine does this for both players every turn)."""
+    caps = _grouped(technique)[2]
+    m = min(max(min(max(player.momentum, 0), caps["momentum"]) + momentum, 0), caps["momentum"])
+    b = min(max(min(max(player.balance, 0), caps["balance"]) + balance, 0), caps["balance"])
+    if m == player.momentum and b == player.balance:
+        return player
+    return PlayerState(player.role, player.attributes, player.techniques, m, b, player.health, player.knows)
+
+
 def clamp(player: PlayerState, technique: Technique) -> PlayerState:
     """Bring both resources within the caps of the technique played this turn."""
-    return adjust(adjust(player, technique, "momentum", 0), technique, "balance", 0)
+    return shift(player, technique, 0, 0)
 
 
 def counted(per: str, view: View) -> int:
