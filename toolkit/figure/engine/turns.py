@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.battles import Battles
@@ -27,6 +28,9 @@ from toolkit.figure.engine.core import (
 )
 from toolkit.figure.engine.tables import BAY, REMOVED, bits
 
+STATUSED_OR_WAITING = (1 << 2 * SQUAD_UNITS) - 1  # TurnMoves.units >> SQUAD_UNITS: its sets of units with a status
+# and of units waiting in the Hangar
+
 
 class TurnFlow(Battles):
     """A turn's start, its first decision and its end."""
@@ -41,7 +45,9 @@ class TurnFlow(Battles):
             listed = self._moves = self._compute_moves()
         moves = listed.actions
         modules = self._module_actions(listed.units) if phase == START and game.module_targets[side] else ()
-        subroutines = self._subroutine_actions() if phase <= SUB and game.activated_slots[side] else ()
+        # an activated subroutine needs an own unit with a status or one waiting in the Hangar
+        subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
+                       and listed.units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
         if modules or subroutines:
             return [*modules, *subroutines, *moves] if moves else [*modules, *subroutines, PASS_ACTION]
         return moves if moves else [PASS_ACTION]  # no move is possible (only after a module or subroutine)
