@@ -123,3 +123,29 @@ def test_deleting_the_output_cache_between_builds_changes_nothing(tmp_path: Path
     assert sorted((out / ".cache").rglob("*.pdf")) == cached
     assert _fresh_build(project, tmp_path / "plain") == first  # without --cache: none kept, the same kit
     assert not (tmp_path / "plain" / ".cache").exists()
+
+
+def test_remembered_layout_reports_its_cut_text_again_where_it_now_is(tmp_path: Path) -> None:
+    """A card and a token laid out once are reused at the next rebuild, and the text they cut short is
+    reported again (R001), located at the line it is on now: here a comment added above it moves it down."""
+    project = tmp_path / "game"
+    assert main(["new", str(project)]) == 0
+    spark = project / "unit_data" / "spark.yaml"
+    long_name = "Overclocked Thunderstorm Generator Prototype Mark Seven Thousand"
+    spark.write_text(spark.read_text(encoding="utf-8").replace("name: Spark ", f"name: {long_name} "),
+                     encoding="utf-8")
+    args = build_parser().parse_args(["watch", str(project), "--out", str(tmp_path / "out"), "--no-cache"])
+    session = Session(args)
+    with output_folder(args, "", []) as folder, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()) as shown:
+        session.rebuild(folder, [])
+        first = [w for w in session.warnings or [] if w.code == "R001" and w.file.endswith("spark.yaml")]
+        assert first
+        assert {w.line for w in first} == {4}
+        spark.write_text("# a comment line\n" + spark.read_text(encoding="utf-8"), encoding="utf-8")
+        session.rebuild(folder, [spark])
+        assert session.layout is not None
+        assert session.layout.misses < 10  # the other pieces were reused
+        again = [w for w in session.warnings or [] if w.code == "R001" and w.file.endswith("spark.yaml")]
+    assert [(w.line, w.message) for w in again] == [(5, w.message) for w in first]
+    assert "R001" in shown.getvalue()

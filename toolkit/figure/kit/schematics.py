@@ -12,7 +12,7 @@ from functools import partial
 
 from toolkit.figure import constants
 from toolkit.figure.kit.colors import SEGMENT
-from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.context import KitContext, look_key
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import disk_total, range_label, ranges, with_upgrade
 from toolkit.figure.rules.roster import upgrade_stages
@@ -310,18 +310,8 @@ def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts,
     """A unit's card. Laid out once per watch for the same unit, facts, art and theme (`laid_out_reporting`:
     its text cut short is reported again at each rebuild)."""
     frame = frame or reusable(_frame(ctx))
-    inputs = (unit, facts, frame.key, ctx.db.art.get(("unit", unit.id)), _look(ctx), ctx.options)
+    inputs = (unit, facts, frame.key, ctx.db.art.get(("unit", unit.id)), look_key(ctx), ctx.options)
     return laid_out_reporting("schematic_front", inputs, ctx.fits, partial(_schematic_front, ctx, unit, facts, frame))
-
-
-_LOOK: list[tuple[object, str]] = []  # the last theme and its key
-
-
-def _look(ctx: KitContext) -> str:
-    """The theme's words and statuses as one key (the theme is rebuilt at every load; its text is not)."""
-    if not _LOOK or _LOOK[0][0] is not ctx.theme:
-        _LOOK[:] = [(ctx.theme, repr(ctx.theme))]
-    return _LOOK[0][1]
 
 
 def _schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts, frame: Reuse) -> tuple[Shape, ...]:
