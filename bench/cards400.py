@@ -21,7 +21,9 @@ from toolkit.figure.model import Color, Segment, Subroutine, Unit, UnitClass
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document
 
-PEERS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "peers.sh"
+sys.path.insert(0, str(Path(__file__).parent))
+from shared_paths import PEERS
+
 WORDS = ("Thunder", "Shock", "Quick", "Attack", "Volt", "Tackle", "Iron", "Tail", "Dodge", "Protect", "Bubble",
          "Hydro", "Pump", "Flame", "Burst", "Ember", "Gust", "Slam", "Haze", "Static", "Pulse", "Cryo", "Lock",
          "Avalanche", "Riptide", "Undertow", "Luster", "Purge", "Psychic")

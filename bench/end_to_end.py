@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parents[1]
-SHARED = HERE.parents[0] / "shared"
-PEERS = SHARED / "bench" / "peers.sh"
-DATASET = SHARED / "datasets" / "pokemon_duel_characters_v1.csv"
+sys.path.insert(0, str(HERE / "bench"))
+from shared_paths import DATASET, PEERS  # noqa: E402  (bench/ is not a package: imported through sys.path)
+
 WORDS = ("Thunder", "Shock", "Quick", "Attack", "Volt", "Tackle", "Iron", "Tail", "Dodge", "Protect", "Bubble",
          "Hydro", "Pump", "Flame", "Burst", "Ember", "Gust", "Slam", "Haze", "Static", "Pulse", "Cryo", "Lock")
 CLASSES = ("C", "UC", "R", "EX", "UX")

@@ -5,7 +5,8 @@
 Prints, for the turn-start positions of greedy self-play: a greedy decision's time (the anchor), the
 default search's (issue 23: at most 0.25 s), search at 8x the default budget, and how deep each got;
 then the time of a 4-rung ladder (random, greedy, search at half and the whole default budget) of a
-bundled mirror match at N games a rung (issue 23: 100 games a rung in under 10 minutes), rung by rung.
+bundled mirror match at N games a rung (issue 23: 100 games a rung in under 10 minutes), rung by rung,
+each against the greedy rung's time in the same run.
 Wall-clock figures depend on what else the machine runs: read the ratios.
 """
 
@@ -77,14 +78,18 @@ def main() -> None:
     if args.ladder_games:
         total = 0.0
         rungs = ("random", "greedy", f"search:{DEFAULT_ITERATIONS // 2}", f"search:{DEFAULT_ITERATIONS}")
+        greedy_rung = None
         for rung in rungs:
             tasks = [PairTask((rung, rung), 23, pair, record=False) for pair in range(args.ladder_games // 2)]
             started = time.perf_counter()
             play_pairs(game, tasks, 1)
             seconds = time.perf_counter() - started
             total += seconds
-            print(f"  ladder rung {rung}: {args.ladder_games} games in {seconds:.0f} s", flush=True)
-        print(f"  4-rung ladder, {args.ladder_games} games a rung, one process: {total:.0f} s ({total / 60:.1f} min)")
+            greedy_rung = seconds if rung == "greedy" else greedy_rung
+            ratio = f" ({seconds / greedy_rung:.1f}x the greedy rung)" if greedy_rung else ""
+            print(f"  ladder rung {rung}: {args.ladder_games} games in {seconds:.0f} s{ratio}", flush=True)
+        print(f"  4-rung ladder, {args.ladder_games} games a rung, one process: {total:.0f} s ({total / 60:.1f} min"
+              f"{f', {total / greedy_rung:.0f}x the greedy rung' if greedy_rung else ''})")
 
 
 if __name__ == "__main__":

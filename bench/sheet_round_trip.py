@@ -23,7 +23,8 @@ from toolkit.cli import main as duelkit
 from toolkit.figure.sheets.files import read_index
 from toolkit.figure.sheets.project import folders_of
 
-DATASET = Path("/work/shared/datasets/pokemon_duel_characters_v1.csv")
+sys.path.insert(0, str(Path(__file__).parent))
+from shared_paths import DATASET
 
 
 def run(*args: str) -> int:

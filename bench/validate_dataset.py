@@ -15,7 +15,8 @@ from toolkit.figure.database import find_datasets, load_database
 from toolkit.figure.sheets.foreign import read_csv
 from toolkit.figure.sheets.project import write_project
 
-DEFAULT_CSV = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "pokemon_duel_characters_v1.csv"
+sys.path.insert(0, str(Path(__file__).parent))
+from shared_paths import DATASET as DEFAULT_CSV
 
 
 def main() -> None:

@@ -26,7 +26,9 @@ from toolkit.figure.sheets.project import write_project
 sys.path.insert(0, str(Path(__file__).parent))
 from cards400 import generated_unit  # bench/ is not a package: imported through sys.path
 
-DEFAULT_CSV = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "pokemon_duel_characters_v1.csv"
+sys.path.insert(0, str(Path(__file__).parent))
+from shared_paths import DATASET as DEFAULT_CSV
+
 GENERATED_UNITS = 420
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -44,15 +44,34 @@ def test_every_kit_page_after_the_plan_is_a_component_page_or_a_blank(kit: Path)
                                                           if p.name != "kit.pdf")
 
 
-def test_font_subsets_from_different_parts_keep_different_names(kit: Path) -> None:
-    pdf = pikepdf.open(kit / "kit.pdf")
+def _font_programs(pdf: pikepdf.Pdf) -> dict[str, set[str]]:
     names: dict[str, set[str]] = {}
     for obj in pdf.objects:
         if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font":
             program = obj.FontDescriptor.FontFile2.read_bytes()
             names.setdefault(str(obj.BaseFont), set()).add(hashlib.sha256(program).hexdigest())
-    assert len(names) > 4
-    assert all(len(programs) == 1 for programs in names.values())  # one name, one font program
+    return names
+
+
+def test_kit_pdf_carries_each_face_once(kit: Path) -> None:
+    """Every page is drawn alone with the same first subset of each face, so kit.pdf keeps one copy of
+    each face however many pages use it (it carried one per part before: 3x the size)."""
+    names = _font_programs(pikepdf.open(kit / "kit.pdf"))
+    assert sorted(name.split("+")[1] for name in names) == ["DejaVuSans", "DejaVuSans-Bold", "DejaVuSansCondensed",
+                                                            "DejaVuSansCondensed-Bold"]
+    assert all(len(programs) == 1 for programs in names.values())
+
+
+def test_different_subsets_from_different_pages_keep_different_names() -> None:
+    """Characters outside the shared subset make a page's own second subset: two pages' second subsets
+    differ, and one name for two font programs confuses RIPs, so they are named apart."""
+    from toolkit.render.page_cache import draw_page
+
+    pages = [draw_page(Page(100, 100, [Text(10, 10, word, 9)])) for word in ("\u0391\u0392", "\u0393\u0394")]
+    with pikepdf.open(io.BytesIO(assemble_pdf(pages, [(0, 0), (1, 0)]))) as pdf:
+        names = _font_programs(pdf)
+    assert len(names) == 3  # the shared subset once, and each page's own second subset
+    assert all(len(programs) == 1 for programs in names.values())
 
 
 def test_assembling_is_reproducible_and_keeps_the_title() -> None:
@@ -68,7 +87,7 @@ def test_assembling_is_reproducible_and_keeps_the_title() -> None:
 
 def test_a_render_cache_draws_again_only_what_changed() -> None:
     from toolkit.kit.component import Component
-    from toolkit.output import RenderCache, kit_files
+    from toolkit.kit.files import RenderCache, kit_files
 
     def part(name: str, word: str) -> Component:
         return Component(name, name.title(), pages=[Page(100, 100, [Text(10, 10, word, 9)])])
@@ -92,7 +111,7 @@ def test_a_render_cache_draws_again_when_the_projects_fonts_change(tmp_path) -> 
     """`duelkit watch` after an edit of `fonts:`: the same scene in another font is another file."""
     from tests.render.tiny_font import tiny_font
     from toolkit.kit.component import Component
-    from toolkit.output import RenderCache, kit_files
+    from toolkit.kit.files import RenderCache, kit_files
     from toolkit.render.fonts import use_fallback_fonts
 
     parts = [Component("cards", "Cards", pages=[Page(100, 100, [Text(10, 10, "語", 9)])])]

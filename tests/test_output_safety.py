@@ -586,7 +586,7 @@ def test_every_svg_piece_of_every_kit_has_a_name_of_its_own() -> None:
 def test_two_pieces_with_one_name_stop_the_build_instead_of_overwriting() -> None:
     from toolkit.errors import DuelkitError
     from toolkit.kit.component import Component
-    from toolkit.output import kit_files
+    from toolkit.kit.files import kit_files
     from toolkit.render.scene import Page
 
     page = Page(10, 10, [])

@@ -31,30 +31,22 @@ import secrets
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Collection, Mapping, Sequence
-from functools import cache, partial
+from collections.abc import Collection, Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
 
 from toolkit.errors import DuelkitError
-from toolkit.kit.component import Component
-from toolkit.kit.options import PrintOptions
-from toolkit.kit.plan import component_pages, kit_layout
-from toolkit.render.assemble import assemble_pdf
-from toolkit.render.fonts import fallback_fonts
-from toolkit.render.pdf import render_pdf
-from toolkit.render.scene import Document, Page
-from toolkit.render.svg import render_svg
 
 _SAFE_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _SAFE_FILE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z]+$")
 _LEFTOVER = re.compile(r"^\.([a-z0-9]+(?:-[a-z0-9]+)*)\.duelkit-(new|old)-[a-z0-9_]+$")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-KIT_FILE = "kit.pdf"
 LOCK_FILE = ".duelkit-lock"
 MARK_FILE = ".duelkit-output"
+CACHE_FOLDER = ".cache"  # pages drawn, by content hash (`toolkit.render.page_cache`): safe to delete
 MARK_FORMAT = "duelkit output folder, format 1"
 _MARK_NOTE = "# written by duelkit; it replaces this folder only while it holds just the files below"
 _MARK_LIMIT = 1024 * 1024
@@ -72,111 +64,6 @@ def safe_name(slug: str) -> str:
     if not _SAFE_NAME.match(slug):
         raise DuelkitError(f"refusing to write a file named '{slug}': names must be lowercase slugs")
     return slug
-
-
-def kit_files(components: Sequence[Component], title: str, svg: bool,
-              on_render: Callable[[str], None] | None = None,
-              options: PrintOptions | None = None, *, with_kit: bool = True,
-              cache: RenderCache | None = None) -> dict[str, bytes]:
-    """Every output file's name and bytes: one PDF per component, kit.pdf (the print plan first, then
-    every sheet on its own two pages: see `toolkit.kit.plan`), and SVG pieces on request.
-
-    Each page is drawn once: kit.pdf is assembled from the component PDFs (`toolkit.render.assemble`).
-    `with_kit=False` leaves kit.pdf out (`build --only`). A `cache` (`duelkit watch`) skips drawing what
-    is unchanged since the last build in this process."""
-    options = options or PrintOptions()
-    cache = cache or RenderCache(keep=False)
-    files: dict[str, bytes] = {}
-    rendered: list[bytes] = []
-    fingerprints: list[int] = []
-    for component in components:
-        name = safe_name(component.name)
-        pdf_title = document_title(title, component.title)
-        pages = component_pages(component, options)
-        fingerprint = scene_fingerprint(pdf_title, pages) if cache.keep else 0
-        fingerprints.append(fingerprint)
-        pdf = cache.get(f"{name}.pdf", fingerprint, partial(_pdf, pdf_title, pages))
-        rendered.append(pdf)
-        _add_once(files, f"{name}.pdf", pdf)
-        if on_render:
-            on_render(name)
-        if svg:
-            for slug, page in component.pieces:
-                file_name = f"{safe_name(slug)}.svg"
-                _add_once(files, file_name, cache.get(file_name, scene_fingerprint(slug, [page]) if cache.keep else 0,
-                                                      partial(_svg, page, slug)))
-    if with_kit:
-        # the plan follows from the parts' pages (sizes, sides) and titles, all in their fingerprints
-        fingerprint = hash((title, options, tuple(zip((c.name for c in components), fingerprints, strict=True))))
-        files[KIT_FILE] = cache.get(KIT_FILE, fingerprint, partial(kit_pdf, components, title, options, rendered))
-        if on_render:
-            on_render("kit")
-    return files
-
-
-def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, rendered: Sequence[bytes]) -> bytes:
-    """kit.pdf from the component PDFs already rendered (`rendered[n]` is component n's): only the plan
-    and the blank pages are drawn here."""
-    layout = kit_layout(components, title, options)
-    plan = render_pdf(Document(f"{title}: print-and-play kit", layout.plan))
-    return assemble_pdf([plan, *rendered], layout.pages)
-
-
-def scene_fingerprint(title: str, pages: Sequence[Page]) -> int:
-    """What a file is drawn from, as one number: scene items are frozen dataclasses, so hashable. The
-    project's fallback fonts count too (their names hash their bytes): a new `fonts:` redraws the text."""
-    fonts = tuple(font.pdf_name for font in fallback_fonts())
-    return hash((title, fonts, tuple((page.width, page.height, page.label, page.side, tuple(page.items))
-                                     for page in pages)))
-
-
-class RenderCache:
-    """Files drawn in this process, by name, with the fingerprint of the scene each was drawn from:
-    `duelkit watch` keeps one for its whole run, so a rebuild draws only what changed.
-
-    The fingerprint is Python's hash of the scene (`scene_fingerprint`), so the cache lives in memory
-    only (string hashes change between processes); a different scene with an equal hash, one chance in
-    2**64, would keep the old file until the next change. `keep=False`: a cache that remembers nothing."""
-
-    def __init__(self, keep: bool = True) -> None:
-        self.keep = keep
-        self.entries: dict[str, tuple[int, bytes]] = {}
-        self.drawn: list[str] = []  # the files drawn since `start`
-
-    def start(self) -> None:
-        self.drawn = []
-
-    def get(self, name: str, fingerprint: int, render: Callable[[], bytes]) -> bytes:
-        """The bytes drawn last time from the same scene, or `render()` (remembered)."""
-        known = self.entries.get(name)
-        if known is not None and known[0] == fingerprint:
-            return known[1]
-        data = render()
-        if self.keep:
-            self.entries[name] = (fingerprint, data)
-        self.drawn.append(name)
-        return data
-
-
-def _pdf(title: str, pages: list[Page]) -> bytes:
-    return render_pdf(Document(title, pages))
-
-
-def _svg(page: Page, slug: str) -> bytes:
-    return render_svg(page, slug).encode("utf-8")
-
-
-def document_title(game: str, part: str) -> str:
-    """'Game: part', without naming the game twice when the part's title already starts with it."""
-    return part if part.casefold().startswith(game.casefold()) else f"{game}: {part}"
-
-
-def _add_once(files: dict[str, bytes], name: str, data: bytes) -> None:
-    """Piece names are namespaced by kind (`schematic-<id>`, `back-schematic`); should two ever meet
-    anyway, stop rather than let one silently replace the other."""
-    if name in files:
-        raise DuelkitError(f"two pieces of the kit would both be written as '{name}'; rename one of them")
-    files[name] = data
 
 
 def mark_text(names: Sequence[str]) -> str:
@@ -310,6 +197,21 @@ class OutputFolder:
                 folder.rmdir()
         except OSError:
             pass  # best effort: the folders are empty or hold only the lock
+
+    def cache_folder(self, name: str) -> Path | None:
+        """`.cache/<name>` under the output folder, for the pages drawn (`PageCache`), made when missing;
+        None when it cannot be (a link or a file in its place: the cache is only ever a saving)."""
+        self._check_inside()
+        folder = self.root
+        for part in (CACHE_FOLDER, safe_name(name)):
+            folder = folder / part
+            try:
+                folder.mkdir(exist_ok=True)
+                if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                    return None
+            except OSError:
+                return None
+        return folder
 
     def _check_inside(self) -> None:
         """A default output folder is checked at every write, not only when the command starts: `watch` runs
@@ -479,6 +381,32 @@ def replace_file(path: Path, data: bytes) -> None:
             os.unlink(staged)  # a full disk leaves no hidden half-written file behind
         raise
     _sync_folder(folder)
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """A file of the page cache (`output/.cache`): written under a hidden name and renamed into place, never
+    through a link, and not fsync'd: a page lost in a crash is only drawn again (its reader checks that the
+    file is whole)."""
+    staged = path.parent / f".{path.name}.duelkit-{secrets.token_hex(6)}.tmp"
+    try:
+        _write_bytes(staged, data, sync=False)
+        os.replace(staged, path)
+    except BaseException:
+        if os.path.lexists(staged):
+            os.unlink(staged)
+        raise
+
+
+def read_cache_file(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
+    """A page cache file's bytes, never through a link; None when it is missing or not a plain file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | _NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read(limit)
 
 
 def sync_folder(folder: Path) -> None:

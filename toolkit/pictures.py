@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from PIL import Image as PILImage
-
 from toolkit.safe_fs import FileProblem, project_file, read_file
 
 if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
     from toolkit.loading import Located, Project
     from toolkit.problems import Problem
 
@@ -74,17 +74,27 @@ def _too_large(relative: str, size: tuple[int, int] | None, inside: str = "") ->
     limit = f"the limit is {MAX_SOURCE_PIXELS // 1_000_000} million pixels"
     what = f"'{relative}'{inside}"
     if size is None:
-        return f"{what} is too large: more than {_BOMB_PIXELS // 1_000_000} million pixels; {limit}"
+        return f"{what} is too large: more than {_bomb_pixels() // 1_000_000} million pixels; {limit}"
     return f"{what} is too large: {size[0]:,} x {size[1]:,} pixels; {limit}"
 
 
-# Pillow refuses to open larger images (DecompressionBombError)
-_BOMB_PIXELS = 2 * (PILImage.MAX_IMAGE_PIXELS or 89_478_485)
+def _pil() -> Any:
+    """Pillow's Image module, imported when a picture is read (most projects have none, and `validate`
+    starts faster without it)."""
+    from PIL import Image
+
+    return Image
+
+
+def _bomb_pixels() -> int:
+    """Pillow refuses to open larger images (DecompressionBombError)."""
+    return 2 * (_pil().MAX_IMAGE_PIXELS or 89_478_485)
 
 
 def _pixel_size(data: bytes) -> tuple[str | None, tuple[int, int] | None]:
     """(format, (width, height)) from the header alone: nothing is decoded. The size is None when Pillow
     refuses to open the picture for its size; the format is None when it is not a picture at all."""
+    PILImage = _pil()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
@@ -109,6 +119,7 @@ def _raster(path: Path, relative: str, data: bytes) -> Art:
         raise _invalid(path, f"'{relative}' is {kind_name}, not PNG, JPEG or SVG")
     if kind_name is not None and (size is None or size[0] * size[1] > MAX_SOURCE_PIXELS):
         raise _invalid(path, _too_large(relative, size))
+    PILImage = _pil()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PILImage.DecompressionBombWarning)
@@ -276,7 +287,7 @@ def _drawn_pdf(render_pdf: Any, drawing: Any) -> bytes:
 
 def _downsampled(image: PILImage.Image, kind: Literal["png", "jpeg"]) -> Art:
     if max(image.size) > ART_PIXELS:
-        image.thumbnail((ART_PIXELS, ART_PIXELS), PILImage.Resampling.LANCZOS)
+        image.thumbnail((ART_PIXELS, ART_PIXELS), _pil().Resampling.LANCZOS)
     out = io.BytesIO()
     if kind == "jpeg":
         image.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY, optimize=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 
 from toolkit.errors import DuelkitError
@@ -38,10 +39,20 @@ class FileProblem(DuelkitError):
 def display_path(path: Path) -> str:
     """Paths relative to the working directory when possible, so editors can open them. The last part
     is kept as written: a link is shown by its own name, never by where it points."""
+    shown = _shown_folder(str(path.parent), os.getcwd())
+    return str(path) if shown is None else os.path.join(shown, path.name) if shown else path.name
+
+
+@lru_cache(maxsize=1024)
+def _shown_folder(folder: str, cwd: str) -> str | None:
+    """A folder as `display_path` shows it ('' for the working directory; None: shown as given). A project's
+    files share a few folders, and resolving each file's folder again was a tenth of `validate`; what it
+    shows is only a name to print, so a folder turned into a link during a watch is shown as it was."""
     try:
-        return str((Path(os.path.realpath(path.parent)) / path.name).relative_to(Path.cwd().resolve()))
+        relative = Path(os.path.realpath(folder)).relative_to(Path(cwd).resolve())
     except ValueError:
-        return str(path)
+        return None
+    return "" if str(relative) == "." else str(relative)
 
 
 def _within(path: Path, home: str) -> bool:

@@ -16,12 +16,14 @@ from toolkit.cli.watch import Session
 
 
 def _kit(folder: Path) -> dict[str, bytes]:
-    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    """Every file written, but the page cache (`.cache`, checked on its own below)."""
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*"))
+            if path.is_file() and ".cache" not in path.relative_to(folder).parts}
 
 
-def _fresh_build(project: Path, out: Path) -> dict[str, bytes]:
+def _fresh_build(project: Path, out: Path, *options: str) -> dict[str, bytes]:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["build", str(project), "--out", str(out)]) == 0
+        assert main(["build", str(project), "--out", str(out), *options]) == 0
     return _kit(out)
 
 
@@ -54,3 +56,96 @@ def test_a_watch_rebuilt_kit_is_byte_identical_to_a_fresh_build(tmp_path: Path) 
         others.write_text(others.read_text(encoding="utf-8").replace("Shield Slam", "Shield Bash"), encoding="utf-8")
         session.rebuild(folder, [spark, others])
         assert _kit(watched) == first
+
+
+def test_a_save_redraws_only_the_pages_that_show_the_edit(tmp_path: Path) -> None:
+    """Each page is drawn once and found again by what it shows: a unit's new damage redraws its card's
+    sheet, its token sheet and its disc, not the rest of the kit, and the kit is still a fresh build's."""
+    project = tmp_path / "game"
+    assert main(["new", str(project)]) == 0
+    watched = tmp_path / "watched"
+    args = build_parser().parse_args(["watch", str(project), "--out", str(watched)])
+    session = Session(args)
+    spark = project / "unit_data" / "spark.yaml"
+    with output_folder(args, "", []) as folder, contextlib.redirect_stdout(io.StringIO()):
+        session.rebuild(folder, [])
+        (cache,) = session.caches.values()
+        every = len(cache.pages.used)
+        assert cache.pages.drawn == every  # the first build draws each distinct page once
+        spark.write_text(spark.read_text(encoding="utf-8").replace("damage: 30", "damage: 70"), encoding="utf-8")
+        session.rebuild(folder, [spark])
+        assert 1 <= cache.pages.drawn <= 4 < every
+        assert _kit(watched) == _fresh_build(project, tmp_path / "fresh")
+
+
+def test_the_page_cache_on_disk_saves_drawing_and_changes_nothing(tmp_path: Path) -> None:
+    """`OUT/.cache` keeps the pages drawn: a second build draws none of them, and deleting the cache, or
+    a damaged cache file, gives the same kit."""
+    from toolkit.kit.component import Component
+    from toolkit.kit.files import kit_files
+    from toolkit.output import read_cache_file, write_cache_file
+    from toolkit.render.page_cache import PageCache
+    from toolkit.render.scene import Page, Text
+
+    parts = [Component("cards", "Cards", pages=[Page(100, 100, [Text(10, 10, f"card {n}", 9)]) for n in range(3)])]
+
+    def build() -> tuple[dict[str, bytes], int]:
+        from toolkit.kit.files import RenderCache
+
+        cache = RenderCache(keep=False, pages=PageCache(tmp_path / "cache", write_cache_file, read_cache_file))
+        files = kit_files(parts, "Game", svg=False, cache=cache)
+        return files, cache.pages.drawn
+
+    (tmp_path / "cache").mkdir()
+    first, drawn = build()
+    assert drawn == 3
+    assert build() == (first, 0)  # every page came from the disk
+    damaged = sorted((tmp_path / "cache").iterdir())[0]
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    assert build() == (first, 1)  # a cut-short file is drawn again
+    for path in (tmp_path / "cache").iterdir():
+        path.unlink()
+    assert build() == (first, 3)
+
+
+def test_deleting_the_output_cache_between_builds_changes_nothing(tmp_path: Path) -> None:
+    project = tmp_path / "game"
+    assert main(["new", str(project)]) == 0
+    out = tmp_path / "out"
+    first = _fresh_build(project, out, "--cache")
+    cached = sorted((out / ".cache").rglob("*.pdf"))
+    assert cached
+    assert _fresh_build(project, out, "--cache") == first
+    import shutil
+
+    shutil.rmtree(out / ".cache")
+    assert _fresh_build(project, out, "--cache") == first
+    assert sorted((out / ".cache").rglob("*.pdf")) == cached
+    assert _fresh_build(project, tmp_path / "plain") == first  # without --cache: none kept, the same kit
+    assert not (tmp_path / "plain" / ".cache").exists()
+
+
+def test_remembered_layout_reports_its_cut_text_again_where_it_now_is(tmp_path: Path) -> None:
+    """A card and a token laid out once are reused at the next rebuild, and the text they cut short is
+    reported again (R001), located at the line it is on now: here a comment added above it moves it down."""
+    project = tmp_path / "game"
+    assert main(["new", str(project)]) == 0
+    spark = project / "unit_data" / "spark.yaml"
+    long_name = "Overclocked Thunderstorm Generator Prototype Mark Seven Thousand"
+    spark.write_text(spark.read_text(encoding="utf-8").replace("name: Spark ", f"name: {long_name} "),
+                     encoding="utf-8")
+    args = build_parser().parse_args(["watch", str(project), "--out", str(tmp_path / "out"), "--no-cache"])
+    session = Session(args)
+    with output_folder(args, "", []) as folder, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()) as shown:
+        session.rebuild(folder, [])
+        first = [w for w in session.warnings or [] if w.code == "R001" and w.file.endswith("spark.yaml")]
+        assert first
+        assert {w.line for w in first} == {4}
+        spark.write_text("# a comment line\n" + spark.read_text(encoding="utf-8"), encoding="utf-8")
+        session.rebuild(folder, [spark])
+        assert session.layout is not None
+        assert session.layout.misses < 10  # the other pieces were reused
+        again = [w for w in session.warnings or [] if w.code == "R001" and w.file.endswith("spark.yaml")]
+    assert [(w.line, w.message) for w in again] == [(5, w.message) for w in first]
+    assert "R001" in shown.getvalue()

@@ -85,3 +85,19 @@ def test_the_shipped_weights_say_how_they_were_made():
     assert "scripts/fit_weights.py" in data["command"]
     assert data["seed"] == 23
     assert data["log_loss"]["held_out"] < data["log_loss"]["coin"]  # better than a coin on games it never saw
+
+
+def test_the_search_orders_equal_quiet_moves_by_its_rng_not_by_legal_order():
+    """Legal order follows node names, which the board's rotation does not preserve: keeping the first six of
+    equally promising quiet moves let the search see side A's and side B's positions differently."""
+    from toolkit.figure.bots.greedy import ranked_actions
+
+    state = at(game(), {"a1": "r2c0", "a2": "r2c6", "b1": "r0c3", "b2": "r1c6"})
+    know = knowledge(state.game)
+    fixed = {a for a, _ in ranked_actions(state, know)}
+    seen: set = set()
+    for seed in range(20):
+        ranked = ranked_actions(state, know, rng=random.Random(seed))
+        assert len(ranked) == len(fixed)  # as many looked at each time
+        seen |= {a for a, _ in ranked}
+    assert seen > fixed  # other quiet moves of the same estimate were looked at too

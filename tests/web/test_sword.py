@@ -87,6 +87,26 @@ def test_two_browsers_each_see_only_their_own_secrets(studio: Studio, new_page: 
     assert guest.locator(f'[data-private] [data-technique="{host_card}"]').count() == 0  # taken, and not shown
     _do(guest, "[data-private] [data-action=pick]")
     assert host.locator("[data-private] [data-technique]").count() >= 1
+    # the rest of the draft and the builds, each on its own screen
+    for page in (host, host, guest):  # the Challenger takes one and discards one, the Defender takes the last
+        page.wait_for_selector("[data-private] [data-action=pick]")
+        _do(page, "[data-private] [data-action=pick]")
+    for page in (host, guest):
+        page.wait_for_selector("[data-private] [data-action=build]")
+        _do(page, "[data-private] [data-action=build]")
+    # what the host has ticked survives the new view the guest's lock-in brings
+    host.wait_for_selector('form[data-form-key="turn-1-A"]')
+    host.check("[data-choice-form] input[name=move][value=advance]")
+    host.check("[data-choice-form] input[name=card][value=insight]")
+    before = host.get_attribute("#table", "data-version")
+    guest.wait_for_selector('form[data-form-key="turn-1-B"]')
+    _do(guest, "[data-choice-form] [data-lock-in]")
+    new_version(host, before)  # the host's page polled the table and drew it again
+    assert host.is_checked("[data-choice-form] input[name=move][value=advance]")
+    assert host.is_checked("[data-choice-form] input[name=card][value=insight]")
+    _do(host, "[data-choice-form] [data-lock-in]")
+    guest.wait_for_selector("[data-history] li[data-turn]")
+    assert "Challenger plays Advance + Insight; Defender plays no card" in guest.inner_text("[data-history]")
 
 
 MAX_DECISIONS = 80  # a duel ends by turn 10; this only stops a broken page
@@ -174,3 +194,33 @@ def test_a_sword_duel_against_the_computer(studio: Studio, new_page: Any) -> Non
     assert "Defender plays" in log  # the computer's choices were revealed with ours
     assert not page.errors
     screenshot(page, "sword-vs-equilibrium-end")
+
+
+def test_a_choice_locked_in_while_the_computer_thinks_counts(studio: Studio, new_page: Any) -> None:
+    """The computer's secret choice comes from a second request; a person who locks in before it answers is
+    not dropped: the page sends the choice once the computer's request is back."""
+    page = new_page()
+    page.goto(studio.url + "play?game=sword-duel&players=human,random&seed=2")
+    while not page.locator('form[data-form-key="turn-1-A"]').count():  # the draft and the build
+        page.wait_for_selector("[data-status][data-mine]")
+        _do(page, "[data-private] [data-action=pick], [data-private] [data-action=build]")
+    held: list[Any] = []
+    page.route("**/api/table/*/computer*", lambda route: held.append(route))  # it waits until released
+    _do(page, "[data-choice-form] [data-lock-in]")  # turn 1: stay, no card (both sides stay Apart)
+    page.wait_for_selector('form[data-form-key="turn-2-A"]')
+    page.wait_for_function("() => document.body.dataset.busy === 'true'")  # the computer is thinking
+    for _ in range(200):  # until Playwright has handed us the held request
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert len(held) == 1
+    page.check("[data-choice-form] input[name=card][value=insight]")
+    page.click("[data-choice-form] [data-lock-in]")
+    assert page.locator('form[data-form-key="turn-2-A"]').count() == 1  # still waiting for the computer
+    assert "Turn 2" not in page.inner_text("[data-history]")
+    held[0].continue_()
+    page.unroute("**/api/table/*/computer*")
+    page.wait_for_selector('#table:not(:has(form[data-form-key="turn-2-A"]))')
+    turn = page.locator("[data-history] li[data-turn='2']").inner_text()
+    assert "Challenger plays Insight" in turn
+    assert not page.errors

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolkit.cli.common import (
     EXIT_OK,
@@ -28,6 +28,10 @@ from toolkit.kit.options import PrintOptions
 from toolkit.problems import sorted_problems
 from toolkit.registry import game_ids
 from toolkit.report import format_text, summary
+
+if TYPE_CHECKING:
+    from toolkit.kit.files import RenderCache
+    from toolkit.output import OutputFolder
 
 MAX_BACK_OFFSET = 20.0  # mm: a larger drift is not a duplex offset but a wrong flip or paper size
 
@@ -52,6 +56,9 @@ def add_parser(commands: Any) -> None:
         "duelkit build --only schematics,modules   # just those PDFs; the rest of the kit folder is kept",
         f"duelkit build --game {game_ids()[0]}       # outside a project: one of the bundled demo games"])
     add_kit_options(build)
+    build.add_argument("--cache", action="store_true", dest="disk_cache",
+                       help="keep the pages drawn in OUT/.cache and reuse them, so the next build draws only what "
+                            "changed (safe to delete at any time; `watch` keeps one unless --no-cache)")
     build.add_argument("--skip-invalid", action="store_true",
                        help="build a kit of the valid units, leaving out (and listing) those with rule problems "
                             "instead of refusing (e.g. an imported spreadsheet)")
@@ -101,6 +108,18 @@ def add_kit_options(command: Any) -> None:
                          help="print the board on one larger sheet instead of tiles of --paper")
 
 
+def render_cache(args: argparse.Namespace, folder: OutputFolder, game_id: str, keep: bool) -> RenderCache:
+    """What a build or a watch remembers of the pages it drew: in memory, and in `OUT/.cache/<game>` when
+    `args.disk_cache` (`build --cache`; `watch` unless --no-cache): pages by content hash, so the next build
+    draws only what changed."""
+    from toolkit.kit.files import RenderCache
+    from toolkit.output import read_cache_file, write_cache_file
+    from toolkit.render.page_cache import PageCache
+
+    where = folder.cache_folder(game_id) if args.disk_cache else None
+    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file))
+
+
 def print_options(args: argparse.Namespace) -> PrintOptions:
     return PrintOptions(simplex=args.simplex, back_offset=args.back_offset, guides=args.guides,
                         layout=args.layout, ink=args.ink, board_paper=args.board_paper)
@@ -108,7 +127,7 @@ def print_options(args: argparse.Namespace) -> PrintOptions:
 
 def run(args: argparse.Namespace) -> int:
     from toolkit.kit.batch import batch_allocation
-    from toolkit.output import KIT_FILE, kit_files
+    from toolkit.kit.files import KIT_FILE, kit_files
     from toolkit.render.assemble import page_count
 
     loaded = _valid_or_trimmed(args)
@@ -127,8 +146,11 @@ def run(args: argparse.Namespace) -> int:
             started = time.perf_counter()
             components = build_kit(game, data, args, options, advance, parts[game.id])
             warnings += [warning for component in components for warning in component.warnings]
+            cache = render_cache(args, folder, game.id, keep=False)
             files = kit_files(components, game.kit_title(data), args.svg, on_render=_rendered(advance, game.id),
-                              options=options, with_kit=not args.only)
+                              options=options, with_kit=not args.only, cache=cache)
+            if not args.only:
+                cache.pages.prune()
             seconds = time.perf_counter() - started
             if args.only:
                 target, kept = folder.update(game.id, files)

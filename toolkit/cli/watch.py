@@ -2,9 +2,10 @@
 
 Each save: the data is loaded and checked again; only the files whose bytes changed are parsed again
 (`ParseCache`). With errors, they are printed and the last good kit stays as it is. Otherwise the kit is
-laid out (pieces whose inputs are unchanged are not laid out again: `LayoutMemo`), only the files whose
-scene changed are drawn (`RenderCache`: unchanged components keep the bytes drawn before, and kit.pdf is
-re-assembled from the component PDFs), and only the files that changed are replaced in the kit folder
+laid out (pieces whose inputs are unchanged are not laid out again: `LayoutMemo`), only the pages whose
+content hash is new are drawn (`PageCache`, also kept in OUT/.cache unless --no-cache), only the PDFs
+holding such a page are assembled again (`RenderCache`; kit.pdf from the component PDFs), and only the files
+that changed are replaced in the kit folder
 (`OutputFolder.update`, atomic). The watcher holds the output folder's lock while it runs, so a `duelkit
 build` into the same folder is told to wait. Saves are reported by watchfiles (the `notify` library:
 inotify, FSEvents, ...), so an editor that saves by writing a new file and renaming it is seen too.
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolkit.cli.build import add_kit_options, build_kit, chosen_parts, print_options
+from toolkit.cli.build import add_kit_options, build_kit, chosen_parts, print_options, render_cache
 from toolkit.cli.common import EXIT_OK, add_output_command, err, out, output_folder, select_games
 from toolkit.errors import DuelkitError
 from toolkit.problems import Problem, sorted_problems
@@ -30,8 +31,9 @@ from toolkit.report import format_text, summary
 if TYPE_CHECKING:
     import threading
 
+    from toolkit.kit.files import RenderCache
     from toolkit.kit.memo import LayoutMemo
-    from toolkit.output import OutputFolder, RenderCache
+    from toolkit.output import OutputFolder
     from toolkit.yamlsource import ParseCache
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -45,6 +47,9 @@ def add_parser(commands: Any) -> None:
                                    "duelkit watch                      # the project you stand in; Ctrl+C stops",
                                    "duelkit watch mygame --only schematics   # the cards alone, faster"])
     add_kit_options(watch)
+    watch.add_argument("--no-cache", action="store_false", dest="disk_cache",
+                       help="keep the pages drawn in memory only (by default also in OUT/.cache, safe to delete, so "
+                            "the next watch or `build --cache` starts from them)")
     watch.add_argument("--max-rebuilds", type=_count, metavar="N",
                        help="stop after N rebuilds (for scripts and tests; default: until Ctrl+C)")
     watch.set_defaults(run=run)
@@ -151,6 +156,7 @@ class Session:
     def restart(self) -> None:
         """Forget what was written: the folder watched now is another one, so its first build writes all."""
         self.written.clear()
+        self.caches.clear()  # the pages kept on disk were in the folder watched before
         self.parses = None
         self.layout = None
         self.warnings = None
@@ -170,7 +176,7 @@ class Session:
 
     def _rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
         from toolkit.kit.batch import batch_allocation
-        from toolkit.output import RenderCache, kit_files
+        from toolkit.kit.files import kit_files
 
         started = time.perf_counter()
         prefix = _saved_note(saved, self.args)
@@ -189,12 +195,16 @@ class Session:
             for game, data in loaded:
                 if game.id not in parts:
                     continue
-                cache = self.caches.setdefault(game.id, RenderCache())
+                if game.id not in self.caches:
+                    self.caches[game.id] = render_cache(self.args, folder, game.id, keep=True)
+                cache = self.caches[game.id]
                 cache.start()
                 components = build_kit(game, data, self.args, options, _no_progress, parts[game.id])
                 warnings += [warning for component in components for warning in component.warnings]
                 files = kit_files(components, game.kit_title(data), self.args.svg, options=options,
                                   with_kit=not self.args.only, cache=cache)
+                if not self.args.only:
+                    cache.pages.prune()
                 lines.append(self._write(folder, game.id, files))
         self._report_warnings(warnings)
         seconds = time.perf_counter() - started

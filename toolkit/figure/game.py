@@ -87,25 +87,29 @@ class FigureGame(Game):
         self.title = load_theme(theme_id).terms.game
 
     def help_notes(self, command: str) -> list[str]:
+        """The words `command --help` lists; the spreadsheet importer's columns are read only for `import`
+        (every command builds its parser, and the importer is a quarter second of `validate`'s start)."""
+        if command not in ("odds", "validate", "import"):
+            return []
+        if command == "import":
+            from toolkit.figure.sheets.columns import FIELDS
+            from toolkit.figure.sheets.foreign import REQUIRED_COLUMNS
+
+            return ["a sheet `duelkit export csv|xlsx` wrote (tables units, squads, modules, project) is read "
+                    "by its column names; the items it changes are updated, columns it lacks leave their fields "
+                    "alone",
+                    "any other sheet (one row per Data Disk segment; other columns are ignored): "
+                    + ", ".join(REQUIRED_COLUMNS) + "; common variants (Figure, MP, Colour, Damage...) are "
+                    "recognised; --columns fields: " + ", ".join(FIELDS)]
         from toolkit.figure.model import MODULE_EFFECT_KINDS
-        from toolkit.figure.sheets.columns import FIELDS
-        from toolkit.figure.sheets.foreign import REQUIRED_COLUMNS
 
         theme = load_theme(self.id)
         statuses = f"statuses of {self.id}: " + ", ".join(
             f"{sid} ({name})" for sid, name in sorted(theme.statuses.items()))
-        notes = {
-            "odds": [statuses],
-            "validate": [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
-                         + " (damage_bonus, star_bonus and extra_mp take an `amount`)"],
-            "import": ["a sheet `duelkit export csv|xlsx` wrote (tables units, squads, modules, project) is read "
-                       "by its column names; the items it changes are updated, columns it lacks leave their fields "
-                       "alone",
-                       "any other sheet (one row per Data Disk segment; other columns are ignored): "
-                       + ", ".join(REQUIRED_COLUMNS) + "; common variants (Figure, MP, Colour, Damage...) are "
-                       "recognised; --columns fields: " + ", ".join(FIELDS)],
-        }
-        return notes.get(command, [])
+        if command == "odds":
+            return [statuses]
+        return [statuses, "module effect kinds: " + ", ".join(MODULE_EFFECT_KINDS)
+                + " (damage_bonus, star_bonus and extra_mp take an `amount`)"]
 
     def found_in(self, root: Path) -> bool:
         return (root / "unit_data" / self.id).is_dir()

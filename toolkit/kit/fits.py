@@ -4,8 +4,10 @@ come from a theme or the kit itself have no file and say what to change instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from toolkit.problems import Problem, Severity
 
@@ -33,9 +35,28 @@ class TextFits:
     def __init__(self, locate: Locator | None = None) -> None:
         self.locate = locate
         self.problems: list[Problem] = []
+        self._log: list[tuple[str, tuple[Any, ...]]] | None = None
+
+    @contextmanager
+    def recording(self) -> Iterator[list[tuple[str, tuple[Any, ...]]]]:
+        """The cuts and notes made inside the block, as calls `replay` makes again (a layout remembered
+        between watch rebuilds reports its cuts anew, located where the text is now)."""
+        saved, self._log = self._log, []
+        try:
+            yield self._log
+        finally:
+            log, self._log = self._log, saved
+            if saved is not None:
+                saved.extend(log)
+
+    def replay(self, calls: tuple[tuple[str, tuple[Any, ...]], ...]) -> None:
+        for name, args in calls:
+            getattr(self, name)(*args)
 
     def cut(self, where: Spot | str, text: str, hint: str = "shorten the text") -> None:
         """`text`, written at `where`, was cut short."""
+        if self._log is not None:
+            self._log.append(("cut", (where, text, hint)))
         spot = where if isinstance(where, Spot) else Spot(where)
         file, line, column = "", 0, 0
         if spot.owner and self.locate is not None:
@@ -47,6 +68,8 @@ class TextFits:
 
     def note(self, message: str, hint: str) -> None:
         """A word of the theme or the kit that does not fit, worded by the caller."""
+        if self._log is not None:
+            self._log.append(("note", (message, hint)))
         self.problems.append(Problem("R001", Severity.WARNING, "", 0, 0, message, hint=hint))
 
     def drain(self) -> list[Problem]:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from toolkit.kit.fits import TextFits
 from toolkit.rebuild_memo import RebuildMemo
 from toolkit.render.fonts import fallback_fonts
 
@@ -44,3 +45,23 @@ def laid_out(what: str, inputs: Hashable, compute: Callable[[], R]) -> R:
         return compute()
     fonts = tuple(font.pdf_name for font in fallback_fonts())
     return memo.get((what, inputs, fonts), compute)
+
+
+def laid_out_reporting(what: str, inputs: Hashable, fits: TextFits, compute: Callable[[], R]) -> R:
+    """`laid_out` for a layout that reports text cut short to `fits` as it goes: what it reported is kept
+    with it and reported again when it is found (each rebuild's warnings are its own)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return compute()
+
+    def recorded() -> tuple[R, tuple[Any, ...]]:
+        with fits.recording() as calls:
+            result = compute()
+        return result, tuple(calls)
+
+    before = memo.misses
+    fonts = tuple(font.pdf_name for font in fallback_fonts())
+    result, calls = memo.get((what, inputs, fonts), recorded)
+    if memo.misses == before:
+        fits.replay(calls)
+    return result

@@ -165,8 +165,14 @@ def fallback_fonts() -> tuple[FallbackFont, ...]:
 
 @cache
 def register_fonts() -> None:
+    """DejaVu's four faces, registered with reportlab once (as `shared_subsets` makes them: every page drawn
+    alone embeds the same first subset of each)."""
+    from toolkit.render.shared_subsets import shared_subset_font
+
     for key, filename in FONT_FILES.items():
-        pdfmetrics.registerFont(TTFont(PDF_NAMES[key], str(FONT_DIR / filename)))
+        pdfmetrics.registerFont(shared_subset_font(PDF_NAMES[key], str(FONT_DIR / filename)))
+
+
 
 
 @cache

@@ -15,7 +15,14 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.fonts import PDF_NAMES, display_order, font_runs, printable, register_fonts, text_width
+from toolkit.render.fonts import (
+    PDF_NAMES,
+    display_order,
+    font_runs,
+    printable,
+    register_fonts,
+    text_width,
+)
 from toolkit.render.pdfx import cmyk_of, cmyk_picture, finish_pdfx
 from toolkit.render.scene import (
     PT_TO_MM,
@@ -33,6 +40,7 @@ from toolkit.render.scene import (
     Text,
     Wedge,
 )
+from toolkit.render.shared_subsets import seed_fonts
 
 
 class _State:
@@ -51,12 +59,15 @@ class _State:
         self.dash: tuple[float, ...] | None = None
 
 
-def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = False) -> bytes:
+def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = False,
+               shared_fonts: bool = False) -> bytes:
     """PDF bytes; `invariant=1` makes the same scene give byte-identical files.
 
     `bleed` (mm): every page is a piece at trim size plus this bleed on each side: its BleedBox is the
     whole page and its TrimBox lies `bleed` inside. `cmyk`: colours as DeviceCMYK, at most MAX_INK
     total ink, pictures flattened to CMYK at 300 ppi or more, made PDF/X-1a:2003 (`pdfx.finish_pdfx`).
+    `shared_fonts`: every DejaVu face used embeds the same first subset (`seed_fonts`), whatever the page
+    shows, so PDFs assembled from pages drawn alone carry each face once (`toolkit.render.assemble`).
     """
     register_fonts()
     rl_config.useA85 = 0  # binary streams: ASCII85 would make every page and picture 25% larger, for 7-bit mail
@@ -68,6 +79,8 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
     canvas.setTitle(document.title)
     canvas.setAuthor("duelkit")
     canvas.setCreator("duelkit")
+    if shared_fonts:
+        seed_fonts(canvas._doc)  # type: ignore[attr-defined]  # the document the text object encodes for
     state = _State(cmyk)
     for page in document.pages or [first]:
         canvas.setPageSize((page.width * mm, page.height * mm))

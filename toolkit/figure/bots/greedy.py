@@ -77,14 +77,15 @@ def best_action(state: GameState, know: Knowledge, quiet_looks: int | None = QUI
     return chosen, best_value
 
 
-def ranked_actions(state: GameState, know: Knowledge,
-                   quiet_looks: int | None = QUIET_LOOKS) -> list[tuple[Action, float]]:
-    """Every action the greedy player looks at in full, with its value, best first (for the search's priors)."""
+def ranked_actions(state: GameState, know: Knowledge, quiet_looks: int | None = QUIET_LOOKS,
+                   rng: random.Random | None = None) -> list[tuple[Action, float]]:
+    """Every action the greedy player looks at in full, with its value, best first (for the search's priors).
+    `rng` orders quiet moves of equal estimate before the best QUIET_LOOKS are kept, as in `best_action`."""
     me = state.current_player
     legal = state.decisions()
     looks = know.looks_at(state)
     if state.phase in TURN_PHASES:
-        looked = _turn_values(state, legal, me, know, quiet_looks, looks)
+        looked = _turn_values(state, legal, me, know, quiet_looks, looks, rng)
     else:
         looked = [(action, _known_value(state, action, me, know, looks)) for action in legal]
     return sorted(looked, key=lambda pair: -pair[1])

@@ -79,7 +79,7 @@ class _Search:
         self.killers: dict[tuple[int, int], Line] = {}  # (depth, mover) -> a turn that won the game there
 
     def run(self, bot: SearchBot) -> Action:
-        ranked = [a for a, _ in shuffle_ties(ranked_actions(self.root, self.know), self.rng)]
+        ranked = [a for a, _ in shuffle_ties(ranked_actions(self.root, self.know, rng=self.rng), self.rng)]
         listed = set(ranked)
         order = ranked + [a for a in self.root.decisions() if a not in listed]
         best = order[0]
@@ -186,13 +186,14 @@ class _Search:
                 self.charge(RANKING_COST)
                 plain = [a for a in legal if a[0] not in (MODULE, SUBROUTINE)]
                 ranked = _turn_values(state, plain, state.current_player, self.know, QUIET_LOOKS,
-                                      self.know.looks_at(state))
+                                      self.know.looks_at(state), self.rng)
                 ranked.sort(key=lambda pair: -pair[1])
                 order = [a for a, _ in shuffle_ties(ranked, self.rng)[:INNER_WIDTH]] + goal_runs(state, legal,
                                                                                                  self.know)
             else:
                 self.charge(RANKING_COST)
-                order = [a for a, _ in shuffle_ties(ranked_actions(state, self.know), self.rng)[:INNER_WIDTH]]
+                ranked = ranked_actions(state, self.know, rng=self.rng)
+                order = [a for a, _ in shuffle_ties(ranked, self.rng)[:INNER_WIDTH]]
             self.orders[key] = order
         return order
 

@@ -60,3 +60,14 @@ class KitContext:
         loc = tuple(int(part) if part.isdigit() else part for part in field_name.split(".") if part)
         pos = entry.pos(*loc)
         return (entry.source.display, pos.line, pos.column) if pos else (entry.source.display, 0, 0)
+
+
+_LOOK: list[tuple[object, str]] = []  # the last theme and its key
+
+
+def look_key(ctx: KitContext) -> str:
+    """The theme's words and statuses as one key for remembered layout (`kit.memo`): the theme object is
+    made again at every load, its text is not."""
+    if not _LOOK or _LOOK[0][0] is not ctx.theme:
+        _LOOK[:] = [(ctx.theme, repr(ctx.theme))]
+    return _LOOK[0][1]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from toolkit.figure import constants
 from toolkit.figure.kit.colors import SEGMENT
-from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.context import KitContext, look_key
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import disk_total, range_label, ranges, with_upgrade
 from toolkit.figure.rules.roster import upgrade_stages
@@ -19,6 +20,7 @@ from toolkit.kit.art import framed
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
+from toolkit.kit.memo import laid_out_reporting
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.scene import (
     Anchor,
@@ -304,8 +306,16 @@ def _frame(ctx: KitContext) -> list[Shape]:
 
 
 def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts,
-                    frame: Reuse | None = None) -> list[Shape]:
-    items: list[Shape] = [frame or reusable(_frame(ctx))]
+                    frame: Reuse | None = None) -> tuple[Shape, ...]:
+    """A unit's card. Laid out once per watch for the same unit, facts, art and theme (`laid_out_reporting`:
+    its text cut short is reported again at each rebuild)."""
+    frame = frame or reusable(_frame(ctx))
+    inputs = (unit, facts, frame.key, ctx.db.art.get(("unit", unit.id)), look_key(ctx), ctx.options)
+    return laid_out_reporting("schematic_front", inputs, ctx.fits, partial(_schematic_front, ctx, unit, facts, frame))
+
+
+def _schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts, frame: Reuse) -> tuple[Shape, ...]:
+    items: list[Shape] = [frame]
     items += _header(ctx, unit)
     items += _wheel(SAFE + 15.5, SAFE + 30.5, 15.0, unit)
     items += _side_panel(ctx, unit, facts)
@@ -313,7 +323,7 @@ def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts,
     terms = ctx.theme.terms
     footer = fit_line(f"{terms.schematic} · {terms.game} · {unit.id}", INNER - 4, "regular", 4.5, 3.5)
     items.append(Text(WIDTH / 2, HEIGHT - SAFE - 0.6, footer.lines[0], footer.size, "regular", MUTED, "middle"))
-    return text_on_top(items)
+    return tuple(text_on_top(items))
 
 
 def text_on_top(items: list[Shape]) -> list[Shape]:

@@ -14,14 +14,16 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property, partial
 
-from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.context import KitContext, look_key
 from toolkit.figure.model import Unit
 from toolkit.kit.art import framed
 from toolkit.kit.bleed import CUT_NOTE, TOKEN_BLEED, Cutout, Trim, placed_guides
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.fold import FOLD_NOTE, PAIR_GAP, FoldPair
+from toolkit.kit.memo import laid_out_reporting
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
 from toolkit.players import PLAYERS, Player
 from toolkit.render.fonts import printable, text_width
@@ -58,9 +60,10 @@ class Disc:
     diameter: float
     piece: Cutout
 
-    @property
+    @cached_property
     def art(self) -> tuple[Shape, ...]:
-        """As printed on the token sheet: with bleed and cut line."""
+        """As printed on the token sheet: with bleed and cut line (made once: a remembered token is the
+        same object at every rebuild)."""
         return self.piece.printed()
 
     def pair(self) -> FoldPair:
@@ -163,6 +166,13 @@ def short_name(unit: Unit, unit_word: str) -> str:
 
 
 def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
+    """A unit's token for one side. Laid out once per watch for the same unit, side, art, token size and
+    theme (`laid_out_reporting`: its text cut short is reported again at each rebuild)."""
+    inputs = (unit, side, ctx.db.board.token_diameter_mm, ctx.db.art.get(("unit", unit.id)), look_key(ctx))
+    return laid_out_reporting("unit_token", inputs, ctx.fits, partial(_unit_token, ctx, unit, side))
+
+
+def _unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     team = TEAM[side]
     diameter = ctx.db.board.token_diameter_mm
     r = diameter / 2

@@ -1,0 +1,124 @@
+"""Pages drawn once: each printed page is drawn alone into a one-page PDF, found again by the hash of what
+it shows, so a kit's many identical backs are drawn once per build and a `duelkit watch` rebuild draws only
+the pages a save changed. PDFs are then assembled from these pages (`toolkit.render.assemble`).
+
+The key is a BLAKE2 hash of the page's size and scene items (pickled: frozen dataclasses of numbers,
+strings and picture bytes), the project's fallback fonts, and the duelkit and reportlab versions, so a
+key never outlives the renderer that drew the page. Optionally the pages are kept on disk too
+(`output/.cache`, one file per key, safe to delete: a missing or unreadable entry is drawn again).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import pickle
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from toolkit.render.fonts import fallback_fonts
+from toolkit.render.pdf import render_pdf
+from toolkit.render.scene import Document, Page
+
+CACHE_FORMAT = 1  # bump when what a cached page file holds changes
+
+
+RENDERER_FILES = ("pdf.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py")
+
+
+@cache
+def renderer_version() -> str:
+    """What drew a page, as text: a cached page drawn by another duelkit or reportlab, or by a changed
+    renderer (the files that draw, by content: a development copy keeps its version number), is not used."""
+    import reportlab
+
+    from toolkit import __version__
+
+    here = Path(__file__).resolve().parent
+    code = hashlib.blake2b(digest_size=12)
+    for name in RENDERER_FILES:
+        code.update((here / name).read_bytes())
+    return f"duelkit {__version__} ({code.hexdigest()}), reportlab {reportlab.Version}, format {CACHE_FORMAT}"
+
+
+def draw_page(page: Page) -> bytes:
+    """One page alone as a PDF, with the shared font subsets (`render_pdf(shared_fonts=True)`)."""
+    return render_pdf(Document("", [page]), shared_fonts=True)
+
+
+class PageCache:
+    """One-page PDFs by key. In memory, what the last `start`'s rebuild did not use is forgotten at the next
+    one (so it holds one kit's pages); `folder`, when given, keeps them on disk as well. `drawn` counts the
+    pages drawn since `start` (the rest came from memory or disk)."""
+
+    def __init__(self, folder: Path | None = None, write: Callable[[Path, bytes], None] | None = None,
+                 read: Callable[[Path], bytes | None] | None = None) -> None:
+        self.folder = folder
+        self.write = write
+        self.read = read
+        self.entries: dict[str, bytes] = {}
+        self.used: dict[str, bytes] = {}
+        self.drawn = 0
+        self._keys: dict[int, tuple[Page, str]] = {}
+        self._salt = b""
+
+    def start(self) -> None:
+        """A new rebuild: keep only the pages the last one used."""
+        if self.used:
+            self.entries, self.used = self.used, {}
+        self.drawn = 0
+        self._keys.clear()
+        self._salt = b""
+
+    def key(self, page: Page) -> str:
+        """The hash of what the page shows and of what draws it (the same page object is hashed once
+        per rebuild: a deck's backs are one page repeated)."""
+        known = self._keys.get(id(page))
+        if known is not None and known[0] is page:
+            return known[1]
+        if not self._salt:
+            fonts = tuple(font.pdf_name for font in fallback_fonts())
+            self._salt = repr((renderer_version(), fonts)).encode("utf-8")
+        digest = hashlib.blake2b(self._salt, digest_size=20)
+        digest.update(pickle.dumps((page.width, page.height, page.items), protocol=5))
+        key = digest.hexdigest()
+        self._keys[id(page)] = (page, key)
+        return key
+
+    def get(self, key: str, page: Page) -> bytes:
+        """The page's PDF: from memory, from the disk cache, or drawn now (and kept)."""
+        found = self.used.get(key) or self.entries.get(key) or self._read(key)
+        if found is None:
+            found = draw_page(page)
+            self.drawn += 1
+            self._store(key, found)
+        self.used[key] = found
+        return found
+
+    def prune(self) -> None:
+        """Delete the disk cache's pages this rebuild did not use (after a whole kit: the pages of
+        earlier versions of the data would only fill the disk)."""
+        if self.folder is None:
+            return
+        with contextlib.suppress(OSError):
+            for path in self.folder.iterdir():
+                if path.suffix == ".pdf" and path.stem not in self.used:
+                    path.unlink()
+
+    def _path(self, key: str) -> Path | None:
+        return self.folder / f"{key}.pdf" if self.folder is not None else None
+
+    def _read(self, key: str) -> bytes | None:
+        path = self._path(key)
+        if path is None or self.read is None:
+            return None
+        data = self.read(path)
+        return data if data and data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF") else None
+
+    def _store(self, key: str, data: bytes) -> None:
+        path = self._path(key)
+        if path is None or self.write is None:
+            return
+        with contextlib.suppress(OSError):  # the cache only saves time: a full disk draws again next time
+            self.write(path, data)

@@ -1,0 +1,194 @@
+"""DejaVu faces that embed the same first subset in every PDF, so PDFs assembled from pages drawn alone
+(`toolkit.render.page_cache`, `toolkit.render.assemble`) carry each face once.
+
+reportlab numbers a TrueType font's characters in the order a document first uses them and embeds subsets
+of 256; a page drawn alone would embed its own numbering. Here every document starts from the same first
+subset (`seed_fonts`: SEED_CHARACTERS, filled up with Latin Extended-A), and what every such document embeds
+again (the subset's font program, its compressed stream, its character map and width table) is made once.
+These are the only places duelkit reaches into reportlab's font objects.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cache, lru_cache
+from typing import Any, cast
+
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from toolkit.render.fonts import PDF_NAMES, register_fonts
+
+# The characters every DejaVu face's first subset holds in a page drawn alone (`seed_fonts`), in this order:
+# ASCII (reportlab's own first subset), Latin-1, then the kit's own symbols and punctuation. Pages that use
+# no other character embed identical subsets, so an assembled PDF keeps one copy of each face.
+SEED_CHARACTERS = "".join(dict.fromkeys(
+    [chr(code) for code in range(0xA1, 0x100) if code != 0xAD]
+    + list("\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2212\u2192\u2190\u2191\u2193\u00d7\u2605\u2606"
+           "\u25b2\u25bc\u25c0\u25b6\u2713\u2715\u271a\u279c\u21c4\u21bb\u21b7\u25f7\u26a1\u2642\u2640")))
+SUBSET_SIZE = 256  # characters in one reportlab subset (a simple TrueType font)
+SUBSET_MEMORY = 64  # subsets remembered per face (a page drawn alone makes its fonts again)
+
+
+def seed_fonts(doc: object) -> None:
+    """Give every DejaVu face's first subset the same characters in the same order in this reportlab
+    document, whatever its pages show (a face the pages do not use is still left out of the file). The
+    subset is filled up (Latin Extended-A), so a page's other characters start a second subset of its own
+    instead of changing the shared one."""
+    register_fonts()
+    for name in PDF_NAMES.values():
+        font = cast(TTFont, pdfmetrics.getFont(name))
+        seeded = _seeded(name)
+        state = copy.copy(seeded)
+        state.assignments = dict(seeded.assignments)
+        state.subsets = [list(subset) for subset in seeded.subsets]
+        font.state[doc] = state
+
+
+@cache
+def _seeded(name: str) -> Any:
+    """The face's font state after SEED_CHARACTERS and as many of Latin Extended-A as fill its first
+    subset (reportlab's splitString, once; each document then starts from a copy)."""
+    font = cast(TTFont, pdfmetrics.getFont(name))
+    probe = _Probe()
+    font.splitString(SEED_CHARACTERS, probe)
+    state = font.state[probe]
+    for code in range(0x100, 0x180):
+        if state.nextCode >= SUBSET_SIZE:
+            break
+        font.splitString(chr(code), probe)
+    del font.state[probe]
+    return state
+
+
+class _Probe:
+    """A stand-in document (reportlab keeps per-document font state in a weak dictionary)."""
+
+
+class _SharedSubsetFont(TTFont):
+    """A DejaVu face as duelkit registers it: reportlab's TrueType font, with each subset's width table
+    formatted once (a page drawn alone writes the same shared subset again, and formatting 256 numbers
+    was a third of drawing a small page)."""
+
+    def addObjects(self, doc: object) -> None:
+        from reportlab.pdfbase.ttfonts import SUBSETN, makeToUnicodeCMap
+
+        try:
+            state = self.state[doc]
+        except KeyError:
+            state = self.state[doc] = TTFont.State(self._asciiReadable)  # type: ignore[attr-defined]
+        state.frozen = 1
+        for n, subset in enumerate(state.subsets):
+            internal = self.getSubsetInternalName(n, doc)[1:]
+            base = b"".join((SUBSETN(n), b"+", self.face.name, self.face.subfontNameX)).decode("pdfdoc")
+            font: Any = pdfdoc.PDFTrueTypeFont()
+            font.__Comment__ = f"Font {self.fontName} subset {n}"
+            font.Name = internal
+            font.BaseFont = base
+            font.FirstChar = 0
+            font.LastChar = len(subset) - 1
+            font.Widths = _widths(self.fontName, tuple(subset))
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base, subset)
+            if doc.compression:  # type: ignore[attr-defined]
+                cmap.filters = [pdfdoc.PDFZCompress]
+            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)  # type: ignore[attr-defined]
+            font.FontDescriptor = self.face.addSubsetObjects(doc, base, subset)
+            doc.Reference(font, internal)  # type: ignore[attr-defined]
+            doc.idToObject["BasicFonts"].dict[internal] = font  # type: ignore[attr-defined]
+        del self.state[doc]
+
+
+class _Written(pdfdoc.PDFArray):
+    """A PDF array formatted once, written as it is."""
+
+    def __init__(self, written: bytes) -> None:
+        super().__init__([])
+        self.written = written
+
+    def format(self, document: object, IND: bytes = b"") -> bytes:  # noqa: ARG002 - reportlab's signature
+        return self.written
+
+
+@lru_cache(maxsize=SUBSET_MEMORY * 4)
+def _widths(name: str, subset: tuple[int, ...]) -> _Written:
+    face = cast(TTFont, pdfmetrics.getFont(name)).face
+    return _Written(pdfdoc.PDFArray(list(map(face.getCharWidth, subset))).format(None))
+
+
+def _remember_subsets(font: TTFont) -> None:
+    """Building a subset's font program is reportlab's slowest step for a small PDF; seeded pages ask for the
+    same subsets again and again, so the last few are kept per face (the bytes are the same)."""
+    make = font.face.makeSubset
+    made: dict[tuple[int, ...], bytes] = {}
+
+    def remembered(subset: list[int]) -> bytes:
+        key = tuple(subset)
+        found = made.pop(key, None)
+        if found is None:
+            found = make(subset)
+            _REUSED.keep(found)
+        made[key] = found  # most recently used last
+        while len(made) > SUBSET_MEMORY:
+            _REUSED.forget(made.pop(next(iter(made))))
+        return found
+
+    font.face.makeSubset = remembered  # type: ignore[method-assign, assignment]
+
+
+class _Reused:
+    """Font programs and character maps that every page drawn alone embeds again: reportlab compresses each
+    stream it writes, so their compressed form is kept too (by the identity of the object remembered)."""
+
+    def __init__(self) -> None:
+        self.compressed: dict[int, tuple[object, bytes]] = {}
+        self.installed = False
+
+    def keep(self, content: object) -> None:
+        self.compressed[id(content)] = (content, b"")
+
+    def forget(self, content: object) -> None:
+        self.compressed.pop(id(content), None)
+
+    def install(self) -> None:
+        """Route reportlab's Flate filter and ToUnicode maps through here (once per process)."""
+        if self.installed:
+            return
+        self.installed = True
+        from reportlab.pdfbase import ttfonts
+
+        compress = pdfdoc.PDFZCompress.encode
+        cmap = ttfonts.makeToUnicodeCMap
+        maps: dict[tuple[str, tuple[int, ...]], str] = {}
+
+        def encode(text: object) -> bytes:
+            known = self.compressed.get(id(text))
+            if known is None or known[0] is not text:
+                return cast(bytes, compress(text))
+            if not known[1]:
+                self.compressed[id(text)] = (text, cast(bytes, compress(text)))
+            return self.compressed[id(text)][1]
+
+        def to_unicode(fontname: str, subset: list[int]) -> str:
+            key = (fontname, tuple(subset))
+            found = maps.get(key)
+            if found is None:
+                if len(maps) >= SUBSET_MEMORY * len(PDF_NAMES):
+                    self.forget(maps.pop(next(iter(maps))))
+                found = maps[key] = cmap(fontname, subset)
+                self.keep(found)
+            return found
+
+        pdfdoc.PDFZCompress.encode = encode  # type: ignore[method-assign]
+        ttfonts.makeToUnicodeCMap = to_unicode
+
+
+_REUSED = _Reused()
+
+
+def shared_subset_font(name: str, path: str) -> TTFont:
+    """A DejaVu face for reportlab, its subsets made once (`_remember_subsets`)."""
+    _REUSED.install()
+    font = _SharedSubsetFont(name, path)
+    _remember_subsets(font)
+    return font
