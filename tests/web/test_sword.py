@@ -166,6 +166,8 @@ def test_a_whole_sword_duel_played_hot_seat_to_its_end(studio: Studio, new_page:
     assert "Turn 1 at apart" in log
     assert page.locator("[data-history] li[data-turn]").count() >= 2  # more than one turn was revealed
     assert not page.errors
+    assert page.locator("[data-duelist] [data-build]").count() == 2  # over: both builds and hands are shown
+    assert page.locator(".invite").is_hidden()  # a finished duel has no seat to offer
     screenshot(page, "sword-hotseat-end")
     # the record it offers is `duelkit play --record`'s: it replays under `duelkit replay`'s checks
     with page.expect_download() as download:

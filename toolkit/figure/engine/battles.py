@@ -9,6 +9,7 @@ from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import CHOOSE, RESPIN, Action
 from toolkit.figure.engine.core import (
     CHOICE_PHASE,
+    LOOSE,
     MISS,
     PASS_ACTION,
     RESPIN_PHASE,
@@ -21,7 +22,7 @@ from toolkit.figure.engine.core import (
 from toolkit.figure.engine.modules import Modules
 from toolkit.figure.engine.tables import SpinTable
 from toolkit.figure.model import BoardEffect, Color, MoveAllyEffect, Segment, SwapWithOpponentEffect
-from toolkit.figure.rules.combat import Outcome, resolve
+from toolkit.figure.rules.combat import Outcome
 
 
 class Battles(Modules):
@@ -30,23 +31,19 @@ class Battles(Modules):
     __slots__ = ()
 
     def _spin_table(self) -> SpinTable:
-        """The disk of the spin due now (kept until the outcome is applied: the sampler asks, then `apply`)."""
-        table = self._table
-        if table is None:
-            reason, slot = self.spin  # type: ignore[misc]
-            if reason in (SPIN_CONFUSION, SPIN_BATTLE):
-                table = self._battle_table(slot)
-            else:
-                table = self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
-            self._table = table
-        return table
+        reason, slot = self.spin  # type: ignore[misc]
+        if reason in (SPIN_CONFUSION, SPIN_BATTLE):
+            return self._battle_table(slot)
+        return self.game.spin_table(slot, self.form[slot], self.status[slot], 0, 0, self.segmod[slot])
 
     def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
-        dmg_slot, dmg, star_slot, stars = self.tfx[:4]
-        damage = (dmg if dmg_slot == slot else 0) + self._subroutine_damage(slot)
+        tfx = self.tfx
+        damage = tfx[1] if tfx[0] == slot else 0
+        if self.game.auras[slot // SQUAD_UNITS]:
+            damage += self._subroutine_damage(slot)
         return self.game.spin_table(slot, self.form[slot], self.status[slot], damage,
-                                    stars if star_slot == slot else 0, self.segmod[slot])
+                                    tfx[3] if tfx[2] == slot else 0, self.segmod[slot])
 
     def _subroutine_damage(self, slot: int) -> int:
         """Damage auras of own field units (type_damage_bonus) on this unit: they depend on the unit's types and
@@ -66,7 +63,7 @@ class Battles(Modules):
         return total
 
     def _takes_part(self, slot: int) -> bool:
-        return effects.spins_when_attacked(self.status_rule(slot))
+        return self.status[slot] not in self.game.sitting_out_codes
 
     def _start_battle(self, attacker: int, defender: int) -> None:
         self.battled = (attacker, defender)
@@ -88,7 +85,7 @@ class Battles(Modules):
             if step < 2:
                 who = order[step]
                 step += 1
-                if self._takes_part(who) and effects.confused(self.status_rule(who)):
+                if self.status[who] in self.game.confused_codes:  # confused and taking part
                     self.battle = (att, dfn, aseg, dseg, step)
                     self._start_spin(SPIN_CONFUSION, who)
                     return
@@ -177,7 +174,7 @@ class Battles(Modules):
         """Table 2.1 through `toolkit.figure.rules.combat.resolve`, then what the winning colour does."""
         att, dfn, aseg, dseg, _ = self.battle  # type: ignore[misc]
         a_seg, d_seg = self._segment(att, aseg), self._segment(dfn, dseg)
-        winner = resolve(a_seg, d_seg)
+        winner = self.game.resolve(a_seg, d_seg)
         if effects.cured_when_attacked(self.status_rule(dfn)):
             self.status[dfn] = 0  # 'the effect is cured if the unit is attacked' (after counting as a Miss)
             self.counter[dfn] = 0
@@ -220,7 +217,7 @@ class Battles(Modules):
                     self._after_placement(side)
                 else:
                     self._goal_by_placement(side)
-                    self._loose = True  # the swap may have closed a surround that nobody checked
+                    self._flags |= LOOSE  # the swap may have closed a surround that nobody checked
             self._end_turn()
             return
         options = self._placement_options(effect, winner, loser)

@@ -16,7 +16,7 @@ from typing import NamedTuple, TypeAlias
 from toolkit.figure.constants import FIRST_TURN_MP_PENALTY, SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import PASS, Action
-from toolkit.figure.engine.tables import Form, GameTables, Reach, SpinTable
+from toolkit.figure.engine.tables import Form, GameTables, Reach
 from toolkit.figure.rules.status import StatusRule
 from toolkit.players import Player
 
@@ -40,6 +40,9 @@ SELF_HIT = -2  # a battle "segment" for a confused unit that hit itself (indepen
 NO_TURN_FX = (-1, 0, -1, 0, -1, 0, -1)
 PASS_ACTION = Action(PASS)
 DIGEST_MASK = (1 << 64) - 1  # the history digest is a sum of 64-bit digests, modulo 2**64
+# StateCore._flags: SHARED, the history is shared with a clone (copied before the next write); LOOSE, a unit may
+# stand surrounded without having been removed (see StateCore._loose)
+SHARED, LOOSE = 1, 2
 
 
 # What a decision waits on: the slot that may upgrade (UPGRADE_PHASE), or a board effect's (unit, node) options
@@ -52,6 +55,9 @@ class TurnMoves(NamedTuple):
 
     actions: list[Action]  # MOVE actions in (unit, node) order, then WAKE actions
     reaches: list[Reach]  # one per unit that may move or deploy, in slot order (its destinations may be none)
+    # the side's units a module may apply to, read on the same pass: four bit sets of SQUAD_UNITS bits (bit i:
+    # the side's unit i), from the highest: on the field, with a status, waiting in the Hangar, movable
+    units: int = 0
 
 
 NO_MOVES = TurnMoves([], [])
@@ -71,8 +77,7 @@ _PLAY_FIELDS = tuple(name for name in _FIELDS if name != "seen")  # `seen` diges
 class StateCore:
     """The fields of a game state, and the steps every part of the turn takes."""
 
-    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_shared", "_legal", "_moves", "_key", "_loose",
-                 "_table")
+    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_flags", "_legal", "_moves", "_key")
 
     game: GameTables
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
@@ -103,14 +108,16 @@ class StateCore:
     seen: int  # an order-free digest of the positions in `history` but not in `_unhashed` (state_hash never walks it)
     history: dict[tuple[int, ...], int]  # position_key() -> times seen
     _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
-    _shared: bool
+    _flags: int  # SHARED | LOOSE: two flags in one slot, so a clone copies one field for both
     _legal: list[Action] | list[int] | None
     _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
     _key: tuple[int, ...] | None  # position_key() of the turn's start, computed there anyway for repetition
-    # A unit may stand surrounded without having been removed (a hand-built or read position, a swap under
-    # surround_after=move_only): the next surround check looks at every unit, not only those a move touched.
-    _loose: bool
-    _table: SpinTable | None  # the disk of the spin due now, worked out once (the sampler and `apply` both ask)
+
+    @property
+    def _loose(self) -> bool:
+        """Whether a unit may stand surrounded without having been removed (a hand-built or read position, a
+        placement under surround_after=move_only): the next surround check then looks at every unit."""
+        return bool(self._flags & LOOSE)
 
     def status_rule(self, slot: int) -> StatusRule | None:
         return self.game.status_rules[self.status[slot]]
@@ -149,7 +156,6 @@ class StateCore:
     def _start_spin(self, reason: int, slot: int) -> None:
         self.spin = (reason, slot)
         self.phase = SPIN
-        self._table = None
 
     def _immovable(self, slot: int) -> bool:
         return self.game.sub_kinds[slot][self.form[slot]] == "immovable"
@@ -172,5 +178,7 @@ class StateCore:
 def _tuplify(value: object) -> object:
     """Lists (JSON's arrays) and tuples as tuples all the way down: hashable, and the same either way."""
     if isinstance(value, list | tuple):
+        if all(type(v) is int for v in value):  # most fields: a flat list of ints
+            return tuple(value)
         return tuple(_tuplify(v) for v in value)
     return value

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import SUBROUTINE, Action
-from toolkit.figure.engine.core import MOVE_PHASE, SUB
+from toolkit.figure.engine.core import LOOSE, MOVE_PHASE, SUB
 from toolkit.figure.engine.placement import Placement
-from toolkit.figure.engine.tables import HANGAR
+from toolkit.figure.engine.tables import HANGAR, bits
 from toolkit.figure.model import ClearAdjacentStatusEffect, ClearHangarWaitEffect
 
 
@@ -16,51 +16,26 @@ class Modules(Placement):
 
     __slots__ = ()
 
-    def _module_actions(self) -> list[Action]:
+    def _module_actions(self, units: int) -> tuple[Action, ...]:
+        """The modules the side may play, for `units` (the unit sets `TurnMoves.units` packs): kept per (spent
+        modules, unit sets) in one int, as the same few recur all game."""
         side = self.player
         kinds = self.game.module_kinds[side]
         used = self.used[side]
         if used == (1 << len(kinds)) - 1:
-            return []
-        targets = self._module_target_sets(side)
-        field, statused, waiting, movable = targets
-        key = ((((used << SQUAD_UNITS | field) << SQUAD_UNITS | statused) << SQUAD_UNITS | waiting)
-               << SQUAD_UNITS | movable)  # the spent modules and the unit sets, as one int
+            return ()
+        key = used << 4 * SQUAD_UNITS | units
         listed = self.game.module_lists[side].get(key)
         if listed is None:
+            mask = (1 << SQUAD_UNITS) - 1
+            targets = [units >> (3 - kind) * SQUAD_UNITS & mask for kind in range(4)]  # FIELD_UNITS, ... in order
             actions: list[Action] = []
             choices = self.game.module_choices[side]
             for index, target in enumerate(self.game.module_targets[side]):
                 if not used >> index & 1:
                     actions += choices[index][targets[target]]  # the actions for those units, built once per game
             listed = self.game.module_lists[side][key] = tuple(actions)
-        return list(listed)
-
-    def _module_target_sets(self, side: int) -> tuple[int, int, int, int]:
-        """The side's units a module may apply to, as bit sets (bit i: the side's unit i): on the field, on the
-        field with a status, waiting in the Hangar, on the field and movable by their owner (the order of
-        tables.FIELD_UNITS, ...)."""
-        pos, wait = self.pos, self.wait
-        field = waiting = 0
-        for bit, slot in self.game.unit_bits[side]:
-            where = pos[slot]
-            if where >= 0:
-                field |= bit
-            elif where == HANGAR and wait[slot] > 0:
-                waiting |= bit
-        if not any(self.status):  # most turns: no status, so every field unit may be moved by its owner
-            return field, 0, waiting, field
-        status = self.status
-        statused = movable = 0
-        for bit, slot in self.game.unit_bits[side]:
-            if field & bit:
-                if not status[slot]:
-                    movable |= bit  # no status: nothing keeps its owner from moving it
-                else:
-                    statused |= bit
-                    if self._owner_may_move(slot):
-                        movable |= bit
-        return field, statused, waiting, movable
+        return listed
 
     def _subroutine_actions(self) -> list[Action]:
         """Activated subroutines (once per duel) of own field units: clear an adjacent ally's status, or
@@ -68,20 +43,20 @@ class Modules(Placement):
         game = self.game
         side = self.player
         actions: list[Action] = []
+        if self.subs & game.activated_bits[side] == game.activated_bits[side]:
+            return actions  # each spent already (once per duel)
         pos, status, wait = self.pos, self.status, self.wait
         for slot in game.activated_slots[side]:
             if pos[slot] < 0 or self.subs >> slot & 1:
                 continue
             kind = game.sub_kinds[slot][self.form[slot]]
             if kind == "clear_adjacent_status":
-                if not any(status):
-                    continue
-                near = game.nbr_mask[pos[slot]]
-                actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
-                            if status[s] and pos[s] >= 0 and near >> pos[s] & 1]
-            elif kind == "clear_hangar_wait":
-                if not any(wait):
-                    continue
+                near = game.nbr_mask[pos[slot]] & self.masks[side]  # the allies next to it
+                if near and any(status):
+                    occ = self.occ
+                    actions += [Action(SUBROUTINE, slot, s) for s in sorted([occ[node] for node in bits(near)])
+                                if status[s]]
+            elif kind == "clear_hangar_wait" and any(wait):
                 actions += [Action(SUBROUTINE, slot, s) for s in self.units_of(side)
                             if wait[s] > 0 and pos[s] == HANGAR]
         return actions
@@ -116,7 +91,7 @@ class Modules(Placement):
             if self.game.rules.surround_after == "any_position_change":
                 self._after_placement(side)
             else:
-                self._loose = True  # the swap may have closed a surround that nobody checked
+                self._flags |= LOOSE  # the swap may have closed a surround that nobody checked
 
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot

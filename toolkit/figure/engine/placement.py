@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, SQUAD_UNITS, WAIT_TURNS
 from toolkit.figure.engine import effects
-from toolkit.figure.engine.actions import WAKE, Action
-from toolkit.figure.engine.core import BATTLE, GOAL, MOVE_PHASE, NO_MOVES, StateCore, TurnMoves
+from toolkit.figure.engine.actions import Action
+from toolkit.figure.engine.core import BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, A, B, StateCore, TurnMoves
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Reach, bits
 from toolkit.figure.model import MoveAllyEffect, MoveSelfEffect, PushOpponentEffect
 
@@ -64,13 +64,14 @@ class Placement(StateCore):
         return not self.game.nbr_mask[self.pos[slot]] & ~self.masks[1 - slot // SQUAD_UNITS]
 
     def adjacent_enemies(self, slot: int) -> list[int]:
-        enemy = 1 - slot // SQUAD_UNITS
-        return sorted(o for o in (self.occ[n] for n in self.game.adj[self.pos[slot]])
-                      if o >= 0 and o // SQUAD_UNITS == enemy)
+        near = self.game.nbr_mask[self.pos[slot]] & self.masks[1 - slot // SQUAD_UNITS]
+        occ = self.occ
+        return sorted([occ[node] for node in bits(near)]) if near else []
 
-    def _compute_moves(self) -> TurnMoves:
+    def _compute_moves(self) -> TurnMoves:  # noqa: C901  - the hot path, kept flat
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn): each unit's
-        destinations from its node's way (one mask AND and one lookup), its Reach looked up by that mask."""
+        destinations from its node's way (one mask AND and one lookup), its Reach looked up by that mask.
+        The same pass notes which units a module may apply to (`TurnMoves.units`)."""
         side = self.player
         game = self.game
         masks = self.masks
@@ -80,28 +81,34 @@ class Placement(StateCore):
         shut = ~passable  # nodes a move cannot pass through
         pos, wait, form, mp_table = self.pos, self.wait, self.form, game.mp
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
-        lowest = max(game.rules.min_mp, 0)  # no MP and less than none both reach nothing
+        lowest = game.move_mp_floor
         through = self.tfx[4]
         ways, reaches_of = game._ways, game._reaches
         actions: list[Action] = []
         wakes: list[Action] = []
         reaches: list[Reach] = []
         deploys: dict[int, int] = {}  # deploy destinations by MP: the same for every Hangar unit of the side
-        for slot in game.side_units[side]:
+        field = statused = waiting = movable = 0
+        for bit, slot in game.unit_bits[side]:
             where = pos[slot]
             if where >= 0:
+                field |= bit
                 code = status[slot]
                 if code:
+                    statused |= bit
                     rule = game.status_rules[code]
                     if effects.wakes_by_spin(rule):
-                        wakes.append(Action(WAKE, slot))
+                        wakes.append(game.wake_actions[slot])
                     if not effects.can_be_selected_to_move(rule):
                         continue
+                movable |= bit
                 mp = mp_table[slot][form[slot]] + bonus
                 if mp < lowest:
                     mp = lowest
-                row = ways[where]
-                way = row[mp] if mp < len(row) else game.way(where, mp)
+                try:
+                    way = ways[where][mp]
+                except IndexError:
+                    way = game.way(where, mp)
                 if way is None:  # too long a move for a table: search
                     found = game._search(where, mp, game.full_mask if through == slot else passable) & free
                 else:
@@ -109,7 +116,10 @@ class Placement(StateCore):
                     key = 0 if through == slot else need & shut  # a move-through module: every node may be passed
                     got = known.get(key)
                     found = (game.learn(where, mp, key) if got is None else got) & free
-            elif where == HANGAR and wait[slot] <= 0:
+            elif where == HANGAR:
+                if wait[slot] > 0:
+                    waiting |= bit
+                    continue
                 mp = mp_table[slot][form[slot]] + bonus
                 if mp < lowest:
                     mp = lowest
@@ -123,7 +133,9 @@ class Placement(StateCore):
                 reach = game.reach_of(slot, found)
             actions += reach.actions
             reaches.append(reach)
-        return TurnMoves(actions + wakes if wakes else actions, reaches)
+        units = ((field << SQUAD_UNITS | statused) << SQUAD_UNITS | waiting) << SQUAD_UNITS | movable
+        # TurnMoves(...) without its Python-level __new__: this runs every turn
+        return tuple.__new__(TurnMoves, (actions + wakes if wakes else actions, reaches, units))
 
     def _deploy_mask(self, steps: int, passable: int, free: int) -> int:
         """Where a Hangar unit of the side to move may deploy: a free own entry, then up to `steps` more steps
@@ -191,12 +203,19 @@ class Placement(StateCore):
         if dest == game.goals[1 - side]:
             self._finish(side, GOAL)
             return
-        if self._loose:
+        if self._flags & LOOSE:
             self._after_placement(side)
         else:
-            self._goal_by_placement(side)
-            if self.result is None:
-                self._surround_after_move(slot, dest)
+            goals = game.goals
+            if occ[goals[A]] >= SQUAD_UNITS or 0 <= occ[goals[B]] < SQUAD_UNITS:  # a unit on the enemy goal
+                self._goal_by_placement(side)
+                if self.result is not None:
+                    return
+            near = game.nbr_mask[dest]
+            if near and not near & masks[1 - side]:  # no enemy next to dest: nobody to surround or battle
+                self._end_turn()
+                return
+            self._surround_after_move(slot, dest)
         if self.result is not None:
             return
         if (pos[slot] >= 0 and game.nbr_mask[dest] & masks[1 - side]
@@ -234,7 +253,7 @@ class Placement(StateCore):
         self._goal_by_placement(actor)
         if self.result is not None:
             return
-        self._loose = False  # every surrounded unit is removed now
+        self._flags &= ~LOOSE  # every surrounded unit is removed now
         if self.game.rules.surround_order == "enemies_first":
             for side in (1 - actor, actor):
                 for slot in self._surrounded_units(side):
@@ -305,7 +324,7 @@ class Placement(StateCore):
             self._after_placement(actor)
         else:
             self._goal_by_placement(actor)
-            self._loose = True  # the placement may have closed a surround that nobody checked
+            self._flags |= LOOSE  # the placement may have closed a surround that nobody checked
         self.decider = self.player
         self._end_turn()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolkit.figure.constants import SQUAD_UNITS
+from toolkit.figure.engine.core import LOOSE
 from toolkit.figure.engine.setup import SetupError
 from toolkit.figure.engine.state import GameState
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, GameTables
@@ -56,6 +57,6 @@ def arrange(game: GameTables, places: Mapping[str, str], *, to_move: Player = Pl
     state._forget_history()
     state.result = None
     state._legal = None
-    state._loose = True  # a unit may have been placed surrounded: the next surround check looks at every unit
+    state._flags |= LOOSE  # a unit may have been placed surrounded: the next surround check looks at every unit
     state._begin_turn()
     return state

@@ -17,10 +17,12 @@ from typing import NamedTuple, TypeAlias, TypeVar
 
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, SQUAD_UNITS
 from toolkit.figure.engine import effects
-from toolkit.figure.engine.actions import MODULE, MOVE, Action
+from toolkit.figure.engine.actions import ATTACK, MODULE, MOVE, WAKE, Action
 from toolkit.figure.engine.rules import Rules
 from toolkit.figure.model import Color, Module, Segment, SubroutineEffect, TypeDamageBonusEffect, Unit
+from toolkit.figure.rules import combat
 from toolkit.figure.rules.board import Board
+from toolkit.figure.rules.combat import Outcome
 from toolkit.figure.rules.disk import Disk, with_upgrade
 from toolkit.figure.rules.status import STATUS_IDS, StatusRule
 from toolkit.figure.theme import Theme
@@ -111,11 +113,16 @@ class GameTables:
     miss_segment: Segment = field(init=False)
     move_actions: tuple[tuple[Action, ...], ...] = field(init=False)
     _tables: dict[TableKey, SpinTable] = field(default_factory=dict, init=False, repr=False)
+    _outcomes: dict[tuple[object, ...], Outcome] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.miss_segment = Segment(move=self.theme.colors[Color.RED], color=Color.RED, size=1)
         self.move_actions = tuple(tuple(Action(MOVE, s, n) for n in range(len(self.node_names)))
                                   for s in range(len(self.slots)))
+        # the other actions of one unit on another, built once (a NamedTuple costs a Python call to make)
+        self.attack_actions = tuple(tuple(Action(ATTACK, s, t) for t in range(len(self.slots)))
+                                    for s in range(len(self.slots)))
+        self.wake_actions = tuple(Action(WAKE, s) for s in range(len(self.slots)))
         self.node_index = {name: i for i, name in enumerate(self.node_names)}
         self.status_codes = {sid: i + 1 for i, sid in enumerate(STATUS_IDS)}
         self.full_mask = (1 << len(self.node_names)) - 1
@@ -145,6 +152,7 @@ class GameTables:
         self.entry_balls = tuple(_union_of_balls([self.balls[e] for e in entries]) for entries in self.entries)
         self.mp = tuple(tuple(form.mp for form in slot.forms) for slot in self.slots)
         self.lowest_mp = min((mp for forms in self.mp for mp in forms), default=0)
+        self.move_mp_floor = max(self.rules.min_mp, 0)  # a move's MP is never below this (none reaches nothing)
         # whether every unit surely has the MP for a step and a deploy, later turns and the first turn (no module)
         self.surely_mp = tuple(max(self.rules.min_mp, self.lowest_mp - penalty) >= max(1, DEPLOY_COST_MP)
                                for penalty in (0, FIRST_TURN_MP_PENALTY))
@@ -160,6 +168,7 @@ class GameTables:
         self.side_units = tuple(range(side * SQUAD_UNITS, side * SQUAD_UNITS + SQUAD_UNITS) for side in (0, 1))
         self.unit_bits = tuple(tuple((1 << i, slot) for i, slot in enumerate(units)) for units in self.side_units)
         self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
+        self.activated_bits = tuple(_or(1 << s for s in slots) for slots in self.activated_slots)
         self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
                                     for kinds in self.module_kinds)
         # each side's module actions by (spent modules, unit sets) packed in one int: the same few recur all game
@@ -172,6 +181,19 @@ class GameTables:
         self.passable_codes = self._status_codes(lambda rule: effects.passable_by_enemy(rule, ruling))
         self.thawing_codes = self._status_codes(lambda rule: effects.thaw_turns(rule) is not None)
         self.end_spin_codes = self._status_codes(lambda rule: bool(effects.end_of_turn_spin_modifier(rule)))
+        # and asked in every battle: who spins nothing (a Miss), who spins for a self-hit first
+        self.sitting_out_codes = self._status_codes(lambda rule: not effects.spins_when_attacked(rule))
+        self.confused_codes = self._status_codes(
+            lambda rule: effects.spins_when_attacked(rule) and effects.confused(rule))
+
+    def resolve(self, attacker: Segment, defender: Segment) -> Outcome:
+        """`rules.combat.resolve`, kept per pair of colours and numbers (all it reads): the same few pairs
+        meet in every game."""
+        key = (attacker.color, attacker.damage, attacker.stars, defender.color, defender.damage, defender.stars)
+        outcome = self._outcomes.get(key)
+        if outcome is None:
+            outcome = self._outcomes[key] = combat.resolve(attacker, defender)
+        return outcome
 
     def _status_codes(self, question: Callable[[StatusRule | None], bool]) -> frozenset[int]:
         return frozenset(code for code, rule in enumerate(self.status_rules) if question(rule))
@@ -185,14 +207,14 @@ class GameTables:
             chunks = self._action_bytes[slot]
             if chunks is None:
                 chunks = self._action_bytes[slot] = _byte_tuples(self.move_actions[slot])
-            actions: tuple[Action, ...] = ()
-            rest = nodes
-            for byte_actions in chunks:
+            actions = chunks[0][nodes & 255]
+            rest = nodes >> 8
+            for byte_actions in chunks[1:]:
                 if not rest:
                     break
                 actions += byte_actions[rest & 255]
                 rest >>= 8
-            reach = Reach(slot, actions, nodes)
+            reach = tuple.__new__(Reach, (slot, actions, nodes))  # Reach(...) without its Python-level __new__
             if len(reaches) > REACH_CACHE_LIMIT:
                 reaches.clear()
             reaches[nodes] = reach

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.battles import Battles
@@ -16,6 +17,7 @@ from toolkit.figure.engine.core import (
     PASS_ACTION,
     REPETITION,
     RESPIN_PHASE,
+    SHARED,
     SPIN_POISON,
     START,
     SUB,
@@ -26,6 +28,9 @@ from toolkit.figure.engine.core import (
 )
 from toolkit.figure.engine.tables import BAY, REMOVED, bits
 
+STATUSED_OR_WAITING = (1 << 2 * SQUAD_UNITS) - 1  # TurnMoves.units >> SQUAD_UNITS: its sets of units with a status
+# and of units waiting in the Hangar
+
 
 class TurnFlow(Battles):
     """A turn's start, its first decision and its end."""
@@ -35,17 +40,17 @@ class TurnFlow(Battles):
     def _turn_actions(self, phase: int) -> list[Action]:
         """Modules (START), subroutines (START, SUB) and the move, or PASS when nothing can move."""
         game, side = self.game, self.player
-        actions: list[Action] = self._module_actions() if phase == START and game.module_targets[side] else []
-        if phase <= SUB and game.activated_slots[side]:
-            actions += self._subroutine_actions()
         listed = self._moves
         if listed is None:
             listed = self._moves = self._compute_moves()
         moves = listed.actions
-        actions += moves
-        if not moves:
-            actions.append(PASS_ACTION)  # no move is possible (only after a module or subroutine)
-        return actions
+        modules = self._module_actions(listed.units) if phase == START and game.module_targets[side] else ()
+        # an activated subroutine needs an own unit with a status or one waiting in the Hangar
+        subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
+                       and listed.units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
+        if modules or subroutines:
+            return [*modules, *subroutines, *moves] if moves else [*modules, *subroutines, PASS_ACTION]
+        return moves if moves else [PASS_ACTION]  # no move is possible (only after a module or subroutine)
 
     def _begin_turn(self) -> None:
         """Start of a turn: Wait bookkeeping, Frozen's turn count, repetition, then System Lockout."""
@@ -74,10 +79,10 @@ class TurnFlow(Battles):
         self.spin = None
         self._legal = self._moves = None  # derived from the position, which changed (or was arranged by hand)
         key = self._key = self._position_key()
-        if self._shared:
+        if self._flags & SHARED:
             self.history = dict(self.history)
             self._unhashed = self._unhashed[:]
-            self._shared = False
+            self._flags &= ~SHARED
         history = self.history
         seen = history[key] = history.get(key, 0) + 1
         self._unhashed.append(key)
