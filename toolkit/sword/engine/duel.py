@@ -268,12 +268,14 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice, checked: 
                       tuple(turn.log))
 
 
+_CARD_TEXT = {(move, action): " + ".join(([move.value.capitalize()] if move is not Move.STAY else [])
+                                         + ([action.value.capitalize()] if action is not None else [])) or "no card"
+              for move in Move for action in (None, *Action)}
+
+
 def _cards(turn: Turn, side: Combatant) -> str:
     """The revealed action cards (the technique stays face down)."""
-    cards = [side.choice.move.value.capitalize()] if side.choice.move is not Move.STAY else []
-    if side.choice.action is not None:
-        cards.append(side.choice.action.value.capitalize())
-    return f"{turn.name(side.player)} plays {' + '.join(cards) or 'no card'}"
+    return f"{turn.name(side.player)} plays {_CARD_TEXT[side.choice.move, side.choice.action]}"
 
 
 def _start_of_turn(turn: Turn) -> None:

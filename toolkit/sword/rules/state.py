@@ -85,6 +85,9 @@ class Attributes:
     defense: int
 
 
+_ROLE_NAMES = {role: role.value.capitalize() for role in Role}
+
+
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     """What a player has learned about the opponent through Insight. Attributes persist for the rest of
@@ -108,8 +111,8 @@ class PlayerState:
 
     @property
     def name(self) -> str:
-        """How the event log names this player."""
-        return self.role.value.capitalize()
+        """How the event log names this player (looked up: the log names players many times a turn)."""
+        return _ROLE_NAMES[self.role]
 
 
 @dataclass(frozen=True, slots=True)
