@@ -3,8 +3,8 @@
     PYTHONPATH=. python bench/search_speed.py [--decisions N] [--ladder-games N] [--theme ID] [--squad ID]
 
 Prints, for the turn-start positions of greedy self-play: a greedy decision's time (the anchor), the
-default search's (issue 23: at most 0.25 s), search at 8x the default budget, and how deep each got;
-then the time of a 4-rung ladder (random, greedy, search at half and the whole default budget) of a
+search at an eighth of the default budget and the default's (issue 23: at most 0.25 s), how deep each got;
+then the time of the default 4-rung ladder (`duelkit simulate --ladder`: random, greedy, search:10, search:20) of a
 bundled mirror match at N games a rung (issue 23: 100 games a rung in under 10 minutes), rung by rung,
 each against the greedy rung's time in the same run.
 Wall-clock figures depend on what else the machine runs: read the ratios.
@@ -17,6 +17,7 @@ import random
 import statistics
 import time
 
+from toolkit.cli.simulate import LADDER
 from toolkit.figure.bots.greedy import GreedyBot
 from toolkit.figure.bots.search import DEFAULT_ITERATIONS, SearchBot
 from toolkit.figure.database import find_datasets, load_database
@@ -69,7 +70,7 @@ def main() -> None:
     greedy_ms = statistics.fmean(anchor) * 1000
     print(f"{args.theme} {args.squad} mirror, {len(states)} turn starts of greedy self-play")
     print(f"  greedy (anchor): mean {greedy_ms:.1f} ms")
-    for budget in (DEFAULT_ITERATIONS, 8 * DEFAULT_ITERATIONS):
+    for budget in (DEFAULT_ITERATIONS // 8, DEFAULT_ITERATIONS):  # the 1x and 8x of the strength figures
         seconds, depths = timed(SearchBot(budget), states)
         mean = statistics.fmean(seconds) * 1000
         print(f"  search:{budget}: mean {mean:.0f} ms ({mean / greedy_ms:.1f}x greedy), median "
@@ -77,7 +78,7 @@ def main() -> None:
               f"depth reached: mean {statistics.fmean(depths):.2f} turns, max {max(depths)}", flush=True)
     if args.ladder_games:
         total = 0.0
-        rungs = ("random", "greedy", f"search:{DEFAULT_ITERATIONS // 2}", f"search:{DEFAULT_ITERATIONS}")
+        rungs = LADDER
         greedy_rung = None
         for rung in rungs:
             tasks = [PairTask((rung, rung), 23, pair, record=False) for pair in range(args.ladder_games // 2)]

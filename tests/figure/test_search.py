@@ -67,7 +67,11 @@ def test_search_budgets_are_reproducible_and_a_bigger_one_looks_deeper():
     assert large.last_depth > small.last_depth
     from toolkit.cli.simulate import LADDER
 
-    assert LADDER[-2:] == (f"search:{DEFAULT_ITERATIONS // 2}", f"search:{DEFAULT_ITERATIONS}")
+    budgets = [int(rung.split(":")[1]) for rung in LADDER if rung.startswith("search:")]
+    assert LADDER[:2] == ("random", "greedy")
+    assert len(budgets) >= 2
+    assert budgets == [budgets[0] * 2**i for i in range(len(budgets))]  # doubling
+    assert budgets[-1] == DEFAULT_ITERATIONS // 4
 
 
 def test_the_evaluation_is_a_probability_that_mirrors_between_the_sides():

@@ -29,9 +29,11 @@ from toolkit.terminal import one_line
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 10_000  # --until-ci without --games stops here at the latest
-# the default skill ladder: random play, the greedy bot, then the search at half and the whole of its default
-# budget (bots/search.DEFAULT_ITERATIONS; a test ties them; importing the bots here would slow every command)
-LADDER = ("random", "greedy", "search:40", "search:80")
+# the default skill ladder: random play, the greedy bot, then the search at doubling budgets, the top one a
+# quarter of its default (bots/search.DEFAULT_ITERATIONS; a test ties them; importing the bots here would slow
+# every command). `balance --board` plays every match at every rung: the default budget there would take half
+# an hour for a two-squad theme on a shared machine; `--ladder random,greedy,search:40,search:80` goes higher.
+LADDER = ("random", "greedy", "search:10", "search:20")
 DEFAULT_PLAYERS = "greedy,greedy"
 
 
