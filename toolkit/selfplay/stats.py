@@ -55,3 +55,16 @@ def lengths(turns: list[int]) -> dict[str, Any]:
 
 def pct(value: float) -> str:
     return f"{value * 100:.1f}%"
+
+
+def outcome_lines(summary: dict[str, Any], labels: dict[str, str]) -> list[str]:
+    """Each side's wins with its rate and interval, then the draws: the lines every self-play summary opens with
+    (`labels` names each side, already padded as the caller lays it out)."""
+    n = summary["games"]
+    lines = []
+    for key, label in labels.items():
+        low, high = summary["interval"][key]
+        lines.append(f"  {label} wins {summary['wins'][key]:>5}  {pct(summary['win_rate'][key]):>6}  "
+                     f"(95% interval {pct(low)} to {pct(high)})")
+    lines.append(f"  draws {summary['draws']} ({pct(summary['draws'] / n if n else 0)})")
+    return lines

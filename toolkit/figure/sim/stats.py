@@ -19,7 +19,7 @@ from toolkit.figure.engine.tables import GameTables
 from toolkit.figure.sim.games import GameResult
 from toolkit.figure.sim.metrics import designer_metrics, metrics_line
 from toolkit.players import PLAYERS
-from toolkit.selfplay.stats import interval, lengths, rate, wilson
+from toolkit.selfplay.stats import interval, lengths, outcome_lines, pct, rate, wilson
 
 __all__ = ["games_csv", "summarize", "summary_lines", "widest_interval", "wilson"]
 
@@ -80,10 +80,6 @@ def _modules(game: GameTables, results: Sequence[GameResult], side: int) -> dict
             for index, module in enumerate(game.modules[side])}
 
 
-def _pct(value: float) -> str:
-    return f"{value * 100:.1f}%"
-
-
 def summary_lines(summary: dict[str, Any]) -> list[str]:
     """The summary in words, for the terminal."""
     s = summary
@@ -93,14 +89,10 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     side = {key: f"{s['squads'][key]} ({key.upper()})" if mirror else s["squads"][key] for key in ("a", "b")}
     lines = [f"{s['theme']}: {s['squads']['a']} ({s['players']['a']}) vs {s['squads']['b']} ({s['players']['b']}): "
              f"{n} games in {s['pairs']} seat-swapped pairs, seed {s['seed']}"]
-    for key in ("a", "b"):
-        low, high = s["interval"][key]
-        lines.append(f"  {side[key]:<24} wins {s['wins'][key]:>5}  {_pct(s['win_rate'][key]):>6}  "
-                     f"(95% interval {_pct(low)} to {_pct(high)})")
-    lines.append(f"  draws {s['draws']} ({_pct(s['draws'] / n if n else 0)})")
+    lines += outcome_lines(s, {key: f"{side[key]:<24}" for key in ("a", "b")})
     low, high = s["first_player_interval"]
     lines.append(f"  first player won {s['first_player_wins']} of the decisive games: "
-                 f"{_pct(s['first_player_rate'])} (95% interval {_pct(low)} to {_pct(high)})")
+                 f"{pct(s['first_player_rate'])} (95% interval {pct(low)} to {pct(high)})")
     lines.append("  victories: " + ", ".join(f"{REASON_WORDS[r]} {c}" for r, c in s["victory"].items()))
     t = s["turns"]
     lines.append(f"  game length: mean {s['mean_turns']:.1f} turns, median {t['median']}, "

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolkit.csvsafe import csv_text
-from toolkit.selfplay.stats import interval, lengths, pct, rate, wilson
+from toolkit.selfplay.stats import interval, lengths, outcome_lines, pct, rate, wilson
 from toolkit.sword.rules.state import Reason
 from toolkit.sword.sim.duels import DuelResult
 
@@ -88,11 +88,7 @@ def summary_lines(s: dict[str, Any]) -> list[str]:
     n = s["games"]
     lines = [f"sword-duel: {s['players']['a']} (a) vs {s['players']['b']} (b): {n} duels in {s['pairs']} "
              f"seat-swapped pairs (each player is the Challenger in one duel of a pair), seed {s['seed']}"]
-    for key in SIDES:
-        low, high = s["interval"][key]
-        lines.append(f"  {key} {s['players'][key]:<14} wins {s['wins'][key]:>5}  {pct(s['win_rate'][key]):>6}  "
-                     f"(95% interval {pct(low)} to {pct(high)})")
-    lines.append(f"  draws {s['draws']} ({pct(s['draws'] / n if n else 0)})")
+    lines += outcome_lines(s, {key: f"{key} {s['players'][key]:<14}" for key in SIDES})
     low, high = s["challenger_interval"]
     lines.append(f"  the Challenger won {s['challenger_wins']} of the {s['wins']['a'] + s['wins']['b']} decisive "
                  f"duels: {pct(s['challenger_rate'])} (95% interval {pct(low)} to {pct(high)}; 50% is no edge)")
