@@ -4,10 +4,13 @@ forgotten at the next `start`, so the memory holds one rebuild's values at most.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Generic, TypeVar
 
 V = TypeVar("V")
+M = TypeVar("M")
 _MISSING: object = object()
 
 
@@ -34,3 +37,14 @@ class RebuildMemo(Generic[V]):
             self.misses += 1
         self.used[key] = found  # type: ignore[assignment]
         return found  # type: ignore[return-value]
+
+
+@contextmanager
+def in_effect(slot: ContextVar[M | None], memo: M) -> Iterator[M]:
+    """`memo` is what `slot` holds inside this block, and what it held before afterwards (a watch enters its
+    memories for each rebuild; everything else finds none and computes)."""
+    token = slot.set(memo)
+    try:
+        yield memo
+    finally:
+        slot.reset(token)

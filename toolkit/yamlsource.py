@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,7 +23,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from toolkit.problems import Problem, Severity
-from toolkit.rebuild_memo import RebuildMemo
+from toolkit.rebuild_memo import RebuildMemo, in_effect
 from toolkit.safe_fs import FileProblem, display_path, read_file
 from toolkit.yaml_events import NestingTooDeep, ParsersDisagree, compose_single_node
 
@@ -208,14 +207,9 @@ class ParseCache(RebuildMemo[LoadedYaml]):
 _PARSE_CACHE: ContextVar[ParseCache | None] = ContextVar("duelkit_parse_cache", default=None)
 
 
-@contextmanager
-def parsing_with(cache: ParseCache) -> Iterator[ParseCache]:
+def parsing_with(cache: ParseCache) -> AbstractContextManager[ParseCache]:
     """Files loaded inside this block are looked up in `cache` first (by the hash of their bytes)."""
-    token = _PARSE_CACHE.set(cache)
-    try:
-        yield cache
-    finally:
-        _PARSE_CACHE.reset(token)
+    return in_effect(_PARSE_CACHE, cache)
 
 
 def load_yaml_bytes(raw: bytes, path: Path, display: str) -> LoadedYaml:

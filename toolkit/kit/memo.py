@@ -8,13 +8,13 @@ next `start`, so the memory holds one kit's pieces at most."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from toolkit.kit.fits import TextFits
-from toolkit.rebuild_memo import RebuildMemo
+from toolkit.rebuild_memo import RebuildMemo, in_effect
 from toolkit.render.fonts import fallback_fonts
 
 R = TypeVar("R")
@@ -27,14 +27,9 @@ class LayoutMemo(RebuildMemo[Any]):
 _MEMO: ContextVar[LayoutMemo | None] = ContextVar("duelkit_layout_memo", default=None)
 
 
-@contextmanager
-def remembering(memo: LayoutMemo) -> Iterator[LayoutMemo]:
+def remembering(memo: LayoutMemo) -> AbstractContextManager[LayoutMemo]:
     """Layout done inside this block through `laid_out` is looked up in `memo` first."""
-    token = _MEMO.set(memo)
-    try:
-        yield memo
-    finally:
-        _MEMO.reset(token)
+    return in_effect(_MEMO, memo)
 
 
 def laid_out(what: str, inputs: Hashable, compute: Callable[[], R]) -> R:
