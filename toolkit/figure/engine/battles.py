@@ -9,7 +9,6 @@ from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import CHOOSE, RESPIN, Action
 from toolkit.figure.engine.core import (
     CHOICE_PHASE,
-    LOOSE,
     MISS,
     PASS_ACTION,
     RESPIN_PHASE,
@@ -213,11 +212,7 @@ class Battles(Modules):
                 a, b = self.pos[winner], self.pos[loser]
                 self._put(winner, b)
                 self._put(loser, a)
-                if self.game.rules.surround_after == "any_position_change":
-                    self._after_placement(side)
-                else:
-                    self._goal_by_placement(side)
-                    self._flags |= LOOSE  # the swap may have closed a surround that nobody checked
+                self._after_moved_by_effect(side)
             self._end_turn()
             return
         options = self._placement_options(effect, winner, loser)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import SUBROUTINE, Action
-from toolkit.figure.engine.core import LOOSE, MOVE_PHASE, SUB
+from toolkit.figure.engine.core import MOVE_PHASE, SUB
 from toolkit.figure.engine.placement import Placement
 from toolkit.figure.engine.tables import HANGAR, bits
 from toolkit.figure.model import ClearAdjacentStatusEffect, ClearHangarWaitEffect
@@ -88,10 +88,7 @@ class Modules(Placement):
             a, b = self.pos[first], self.pos[second]
             self._put(first, b)
             self._put(second, a)
-            if self.game.rules.surround_after == "any_position_change":
-                self._after_placement(side)
-            else:
-                self._flags |= LOOSE  # the swap may have closed a surround that nobody checked
+            self._after_moved_by_effect(side, goal=False)
 
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot

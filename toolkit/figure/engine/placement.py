@@ -262,6 +262,17 @@ class Placement(StateCore):
             for slot in self._surrounded_units(1 - actor) + self._surrounded_units(actor):
                 self._deactivate(slot)
 
+    def _after_moved_by_effect(self, actor: int, goal: bool = True) -> None:
+        """After a swap or a Purple placement: everything `_after_placement` checks when `surround_after` is
+        any_position_change; otherwise the goal alone (when `goal`), and the next surround check looks at every
+        unit, since the effect may have closed a surround nobody checked."""
+        if self.game.rules.surround_after == "any_position_change":
+            self._after_placement(actor)
+            return
+        if goal:
+            self._goal_by_placement(actor)
+        self._flags |= LOOSE
+
     def _goal_by_placement(self, actor: int) -> None:
         """A unit placed on the enemy goal by a swap or a Purple move: by default (owner_action) it wins when
         `actor`, whose action placed it, owns it; with any_placement, whoever placed it."""
@@ -320,11 +331,7 @@ class Placement(StateCore):
         self.pending = None
         self._lift(slot)
         self._put(slot, node)
-        if self.game.rules.surround_after == "any_position_change":
-            self._after_placement(actor)
-        else:
-            self._goal_by_placement(actor)
-            self._flags |= LOOSE  # the placement may have closed a surround that nobody checked
+        self._after_moved_by_effect(actor)
         self.decider = self.player
         self._end_turn()
 
