@@ -25,6 +25,7 @@ from toolkit.figure.sim.stats import games_csv, summarize, summary_lines, widest
 from toolkit.figure.sim.verdict import baseline_lines, baseline_report, ladder_lines, ladder_verdict, warnings
 from toolkit.game import SimulateRequest, SimulateResult
 from toolkit.report import summary as problem_summary
+from toolkit.selfplay.stopping import play_to_stopping_rule
 from toolkit.whole_numbers import NumberError, read_whole
 
 if TYPE_CHECKING:
@@ -161,24 +162,9 @@ def _match(game: GameTables, request: SimulateRequest, advance: Callable[[int], 
         return [PairTask(request.players, request.seed, pair, pair * 2 < request.records, request.data)
                 for pair in range(first_pair, last_pair)]
 
-    results: list[GameResult] = []
-    stopping: dict[str, Any] = {"rule": "fixed", "note": f"stopping rule: a fixed {request.games} games"}
-    if request.until_ci is None:
-        results = play_pairs(game, tasks(0, request.games // 2), request.jobs, request.cluster, advance)
-    else:
-        width = 1.0
-        while len(results) < request.games:
-            upto = min(len(results) + CHECKPOINT_GAMES, request.games)
-            results += play_pairs(game, tasks(len(results) // 2, upto // 2), request.jobs, request.cluster, advance)
-            width = widest_interval(results)
-            if width < request.until_ci:
-                break
-        reached = width < request.until_ci
-        note = (f"stopping rule: --until-ci {request.until_ci:g}, checked every {CHECKPOINT_GAMES} games; "
-                + (f"stopped at the {len(results)}-game checkpoint (widest interval {width:.3f})" if reached else
-                   f"the interval was still {width:.3f} wide at the cap of {request.games} games"))
-        stopping = {"rule": "until_ci", "width": request.until_ci, "checkpoint_games": CHECKPOINT_GAMES,
-                    "reached": reached, "final_width": round(width, 6), "note": note}
+    results, stopping = play_to_stopping_rule(
+        lambda start, stop: play_pairs(game, tasks(start, stop), request.jobs, request.cluster, advance),
+        request.games, request.until_ci, widest_interval, CHECKPOINT_GAMES)
     summary = summarize(game, results, request.players, request.seed)
     summary["warnings"] = warnings(results, request.players)
     summary["rules"] = {k: v for k, v in game.rules.as_dict().items() if v != getattr(Rules(), k)}

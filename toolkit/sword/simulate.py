@@ -15,6 +15,7 @@ from toolkit.problems import DuelkitError, UsageError
 from toolkit.report import summary as problem_summary
 from toolkit.selfplay.pool import run_tasks
 from toolkit.selfplay.stats import derive
+from toolkit.selfplay.stopping import play_to_stopping_rule
 from toolkit.sword.bots import make_bot
 from toolkit.sword.context import SwordDatabase
 from toolkit.sword.engine.duel import Attributes, InvalidBuild, validate_build
@@ -115,24 +116,9 @@ def play(setup: Setup, request: SimulateRequest, advance: Callable[[int], None],
         return [DuelTask(request.players, request.seed, first_pair + pair, pair * 2 < request.records)
                 for pair in range(start, stop)]
 
-    results: list[DuelResult] = []
-    if request.until_ci is None:
-        results = run_tasks(play_pair, setup, tasks(0, request.games // 2), request.jobs, request.cluster, advance)
-        return results, {"rule": "fixed", "note": f"stopping rule: a fixed {request.games} duels"}
-    width = 1.0
-    while len(results) < request.games:
-        upto = min(len(results) + CHECKPOINT_GAMES, request.games)
-        results += run_tasks(play_pair, setup, tasks(len(results) // 2, upto // 2), request.jobs, request.cluster,
-                             advance)
-        width = widest_interval(results)
-        if width < request.until_ci:
-            break
-    reached = width < request.until_ci
-    note = (f"stopping rule: --until-ci {request.until_ci:g}, checked every {CHECKPOINT_GAMES} duels; "
-            + (f"stopped at the {len(results)}-duel checkpoint (widest interval {width:.3f})" if reached else
-               f"the interval was still {width:.3f} wide at the cap of {request.games} duels"))
-    return results, {"rule": "until_ci", "width": request.until_ci, "checkpoint_games": CHECKPOINT_GAMES,
-                     "reached": reached, "final_width": round(width, 6), "note": note}
+    return play_to_stopping_rule(
+        lambda start, stop: run_tasks(play_pair, setup, tasks(start, stop), request.jobs, request.cluster, advance),
+        request.games, request.until_ci, widest_interval, CHECKPOINT_GAMES, "duel")
 
 
 def simulate(db: SwordDatabase, request: SimulateRequest, progress: Callable[[int, int], None]) -> SimulateResult:
