@@ -19,7 +19,7 @@ from pathlib import Path
 
 from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
-from toolkit.render.scene import Document, Page
+from toolkit.render.scene import Document, Group, Page, Reuse, Shape
 
 CACHE_FORMAT = 1  # bump when what a cached page file holds changes
 
@@ -62,6 +62,7 @@ class PageCache:
         self.drawn = 0
         self._keys: dict[int, tuple[Page, str]] = {}
         self._salt = b""
+        self._parts = _PartDigests()
 
     def start(self) -> None:
         """A new rebuild: keep only the pages the last one used."""
@@ -70,6 +71,7 @@ class PageCache:
         self.drawn = 0
         self._keys.clear()
         self._salt = b""
+        self._parts.start()
 
     def key(self, page: Page) -> str:
         """The hash of what the page shows and of what draws it (the same page object is hashed once
@@ -81,7 +83,8 @@ class PageCache:
             fonts = tuple(font.pdf_name for font in fallback_fonts())
             self._salt = repr((renderer_version(), fonts)).encode("utf-8")
         digest = hashlib.blake2b(self._salt, digest_size=20)
-        digest.update(pickle.dumps((page.width, page.height, page.items), protocol=5))
+        shallow = [self._parts.shallow(item) for item in page.items]
+        digest.update(pickle.dumps((page.width, page.height, shallow), protocol=5))
         key = digest.hexdigest()
         self._keys[id(page)] = (page, key)
         return key
@@ -122,3 +125,35 @@ class PageCache:
             return
         with contextlib.suppress(OSError):  # the cache only saves time: a full disk draws again next time
             self.write(path, data)
+
+
+class _PartDigests:
+    """The hashes of the item tuples inside groups and reused forms, by identity: a card laid out once per
+    watch (`kit.memo`) is one tuple object that every rebuild places again, so it is pickled and hashed once,
+    not once per sheet and rebuild. The tuple is held with its hash (its id cannot be reused meanwhile); what
+    the last rebuild did not use is forgotten at the next `start`."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[tuple[Shape, ...], bytes]] = {}
+        self.used: dict[int, tuple[tuple[Shape, ...], bytes]] = {}
+
+    def start(self) -> None:
+        if self.used:
+            self.entries, self.used = self.used, {}
+
+    def shallow(self, item: Shape) -> object:
+        """The item with the items of a group or form replaced by their hash (an equal page gives an equal
+        value; the type is part of it, so a group and a form never meet)."""
+        if type(item) is Group:
+            return (Group, item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y, item.scale,
+                    self.digest(item.items))
+        if type(item) is Reuse:
+            return (Reuse, item.key, self.digest(item.items))
+        return item
+
+    def digest(self, items: tuple[Shape, ...]) -> bytes:
+        known = self.used.get(id(items)) or self.entries.get(id(items))
+        if known is None or known[0] is not items:
+            known = (items, hashlib.blake2b(pickle.dumps(items, protocol=5), digest_size=20).digest())
+        self.used[id(items)] = known
+        return known[1]
