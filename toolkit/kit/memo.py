@@ -21,10 +21,27 @@ R = TypeVar("R")
 
 
 class LayoutMemo(RebuildMemo[Any]):
-    """Laid-out pieces by (what, inputs, fallback fonts); `misses` counts the pieces laid out since `start`."""
+    """Laid-out pieces by (what, inputs, fallback fonts); `misses` counts the pieces laid out since `start`.
+    `derived` holds what is computed from data by identity (`computed_for`), apart from that count."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.derived: RebuildMemo[Any] = RebuildMemo()
+
+    def start(self) -> None:
+        super().start()
+        self.derived.start()
 
 
 _MEMO: ContextVar[LayoutMemo | None] = ContextVar("duelkit_layout_memo", default=None)
+_FONTS: list[Any] = [None, ()]  # the fallback fonts last seen, and their names (part of every key)
+
+
+def _fonts() -> tuple[str, ...]:
+    fonts = fallback_fonts()
+    if _FONTS[0] is not fonts:  # `use_fallback_fonts` sets a new tuple
+        _FONTS[:] = [fonts, tuple(font.pdf_name for font in fonts)]
+    return _FONTS[1]
 
 
 def remembering(memo: LayoutMemo) -> AbstractContextManager[LayoutMemo]:
@@ -38,8 +55,21 @@ def laid_out(what: str, inputs: Hashable, compute: Callable[[], R]) -> R:
     memo = _MEMO.get()
     if memo is None:
         return compute()
-    fonts = tuple(font.pdf_name for font in fallback_fonts())
+    fonts = _fonts()
     return memo.get((what, inputs, fonts), compute)
+
+
+def computed_for(what: str, held: object, compute: Callable[[], R]) -> R:
+    """`compute()`, a pure function of `held` (data shared between rebuilds and never changed: a parsed
+    definition, a laid-out card's items) and of the fallback fonts, or what it returned for the same object
+    earlier in this watch. By identity, so nothing is hashed; the memory holds `held`, so its id is not
+    reused meanwhile."""
+    memo = _MEMO.get()
+    if memo is None:
+        return compute()
+    fonts = _fonts()
+    kept, result = memo.derived.get((what, id(held), fonts), lambda: (held, compute()))
+    return result if kept is held else compute()
 
 
 def laid_out_reporting(what: str, inputs: Hashable, fits: TextFits, compute: Callable[[], R]) -> R:
@@ -55,7 +85,7 @@ def laid_out_reporting(what: str, inputs: Hashable, fits: TextFits, compute: Cal
         return result, tuple(calls)
 
     before = memo.misses
-    fonts = tuple(font.pdf_name for font in fallback_fonts())
+    fonts = _fonts()
     result, calls = memo.get((what, inputs, fonts), recorded)
     if memo.misses == before:
         fits.replay(calls)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Rect, Shape, Style, Text, reusable
 from toolkit.render.textfit import fit_text, text_lines
@@ -113,8 +114,10 @@ def card_grid(paper: str, card_w: float, card_h: float, bleed: float = BLEED, co
     return min(grids, key=cost)
 
 
-def crop_marks(grid: CardGrid, count: int, back: bool = False) -> list[Line]:
-    """Short lines in the margins, in line with every trim edge, never over the art."""
+@lru_cache(maxsize=64)
+def crop_marks(grid: CardGrid, count: int, back: bool = False) -> tuple[Line, ...]:
+    """Short lines in the margins, in line with every trim edge, never over the art. Remembered: a deck's
+    full sheets all have the same marks (the same objects, so a watch hashes them once: `PageCache`)."""
     used_rows = math.ceil(count / grid.cols)
     used_cols = min(count, grid.cols)
     xs: set[float] = set()
@@ -135,7 +138,7 @@ def crop_marks(grid: CardGrid, count: int, back: bool = False) -> list[Line]:
     for y in sorted(ys):
         marks.append(Line(left, y, left - MARK_LENGTH, y, CROP_STYLE))
         marks.append(Line(right, y, right + MARK_LENGTH, y, CROP_STYLE))
-    return marks
+    return tuple(marks)
 
 
 def _card_group(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> Group:
@@ -156,13 +159,14 @@ def sheet_guides(width: float, height: float) -> list[Shape]:
     return [Rect(SHEET_MARGIN, SHEET_MARGIN, width - 2 * SHEET_MARGIN, height - 2 * SHEET_MARGIN, GUIDE_MARGIN)]
 
 
-def _slot_guides(grid: CardGrid, count: int, back: bool) -> list[Shape]:
+@lru_cache(maxsize=64)
+def _slot_guides(grid: CardGrid, count: int, back: bool) -> tuple[Shape, ...]:
     guides = card_guides(grid.card_w, grid.card_h, grid.bleed)
     placed: list[Shape] = []
     for slot in range(count):
         dx, dy, rotate = grid.placement(slot, back)
         placed.append(Group(tuple(guides), dx=dx, dy=dy, rotate=rotate))
-    return placed
+    return tuple(placed)
 
 
 def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]] | None, grid: CardGrid,
@@ -176,14 +180,14 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
     for sheet, start in enumerate(range(0, len(fronts), grid.per_sheet), start=1):
         chunk = list(range(start, min(start + grid.per_sheet, len(fronts))))
         front = Page(width, height, label=f"{label} {sheet}" + (" front" if backs else ""),
-                     side="front" if backs else "single", guides=_slot_guides(grid, len(chunk), False))
+                     side="front" if backs else "single", guides=list(_slot_guides(grid, len(chunk), False)))
         for slot, index in enumerate(chunk):
             front.add(_card_group(fronts[index], grid, slot, back=False))
         front.add(*crop_marks(grid, len(chunk)))
         pages.append(front)
         if backs:
             back = Page(width, height, label=f"{label} {sheet} back", side="back",
-                        guides=_slot_guides(grid, len(chunk), True))
+                        guides=list(_slot_guides(grid, len(chunk), True)))
             for slot, index in enumerate(chunk):
                 art = backs[index] if len(backs) > 1 else backs[0]
                 back.add(_card_group(art, grid, slot, back=True))

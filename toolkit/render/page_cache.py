@@ -19,7 +19,7 @@ from pathlib import Path
 
 from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
-from toolkit.render.scene import Document, Group, Page, Reuse, Shape
+from toolkit.render.scene import Document, Group, Page, Reuse
 
 CACHE_FORMAT = 1  # bump when what a cached page file holds changes
 
@@ -83,8 +83,10 @@ class PageCache:
             fonts = tuple(font.pdf_name for font in fallback_fonts())
             self._salt = repr((renderer_version(), fonts)).encode("utf-8")
         digest = hashlib.blake2b(self._salt, digest_size=20)
-        shallow = [self._parts.shallow(item) for item in page.items]
-        digest.update(pickle.dumps((page.width, page.height, shallow), protocol=5))
+        digest.update(pickle.dumps((page.width, page.height, len(page.items)), protocol=5))
+        part = self._parts.part
+        for item in page.items:
+            digest.update(part(item))
         key = digest.hexdigest()
         self._keys[id(page)] = (page, key)
         return key
@@ -128,32 +130,32 @@ class PageCache:
 
 
 class _PartDigests:
-    """The hashes of the item tuples inside groups and reused forms, by identity: a card laid out once per
-    watch (`kit.memo`) is one tuple object that every rebuild places again, so it is pickled and hashed once,
-    not once per sheet and rebuild. The tuple is held with its hash (its id cannot be reused meanwhile); what
-    the last rebuild did not use is forgotten at the next `start`."""
+    """The hash of each item of a page, by identity: a piece laid out once per watch (`kit.memo`: a card, a
+    spinner disc, crop marks) is the same objects at every rebuild, so it is pickled and hashed once, not
+    once per sheet and rebuild; a group's or form's items are hashed as one tuple. Each object is held with
+    its hash (so its id is not reused meanwhile); what the last rebuild did not use is forgotten at the next
+    `start`."""
 
     def __init__(self) -> None:
-        self.entries: dict[int, tuple[tuple[Shape, ...], bytes]] = {}
-        self.used: dict[int, tuple[tuple[Shape, ...], bytes]] = {}
+        self.entries: dict[int, tuple[object, bytes]] = {}
+        self.used: dict[int, tuple[object, bytes]] = {}
 
     def start(self) -> None:
         if self.used:
             self.entries, self.used = self.used, {}
 
-    def shallow(self, item: Shape) -> object:
-        """The item with the items of a group or form replaced by their hash (an equal page gives an equal
-        value; the type is part of it, so a group and a form never meet)."""
-        if type(item) is Group:
-            return (Group, item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y, item.scale,
-                    self.digest(item.items))
-        if type(item) is Reuse:
-            return (Reuse, item.key, self.digest(item.items))
-        return item
-
-    def digest(self, items: tuple[Shape, ...]) -> bytes:
-        known = self.used.get(id(items)) or self.entries.get(id(items))
-        if known is None or known[0] is not items:
-            known = (items, hashlib.blake2b(pickle.dumps(items, protocol=5), digest_size=20).digest())
-        self.used[id(items)] = known
+    def part(self, item: object) -> bytes:
+        """A fixed-size hash of a scene item (or of a group's tuple of items); the type is part of it, so
+        a group and a form never meet."""
+        known = self.used.get(id(item)) or self.entries.get(id(item))
+        if known is None or known[0] is not item:
+            if type(item) is Group:
+                value: object = (Group, item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y,
+                                 item.scale, self.part(item.items))
+            elif type(item) is Reuse:
+                value = (Reuse, item.key, self.part(item.items))
+            else:
+                value = item
+            known = (item, hashlib.blake2b(pickle.dumps(value, protocol=5), digest_size=20).digest())
+        self.used[id(item)] = known
         return known[1]
