@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import partial
 
-from toolkit.kit.memo import computed_for
+from toolkit.kit.memo import computed_for, computed_for_items
 from toolkit.render.scene import Group, Page, Reuse, Shape, Text
 
 
 def smallest_text(pages: Iterable[Page]) -> float | None:
     """The smallest text size (pt) printed on these pages, or None when they hold no text."""
-    sizes = [size for page in pages if (size := _smallest(page.items)) is not None]
+    sizes = [size for page in pages
+             if (size := computed_for_items("smallest_text", page.items, partial(_smallest, page.items))) is not None]
     return min(sizes) if sizes else None
 
 

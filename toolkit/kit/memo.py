@@ -8,6 +8,7 @@ next `start`, so the memory holds one kit's pieces at most."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
@@ -44,6 +45,24 @@ def _fonts() -> tuple[str, ...]:
     return _FONTS[1]
 
 
+class Same:
+    """Frozen data in a memory key by identity instead of by value: a definition whose file was not parsed
+    again is the same object at every rebuild (`loading.CheckMemo`), and hashing a unit's whole model for
+    each piece it is on was most of looking its pieces up. A definition parsed again is a new object, so
+    its pieces are laid out again. The key holds the object, so its id is not reused meanwhile."""
+
+    __slots__ = ("held",)
+
+    def __init__(self, held: object) -> None:
+        self.held = held
+
+    def __hash__(self) -> int:
+        return id(self.held)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.held is self.held
+
+
 def remembering(memo: LayoutMemo) -> AbstractContextManager[LayoutMemo]:
     """Layout done inside this block through `laid_out` is looked up in `memo` first."""
     return in_effect(_MEMO, memo)
@@ -59,17 +78,27 @@ def laid_out(what: str, inputs: Hashable, compute: Callable[[], R]) -> R:
     return memo.get((what, inputs, fonts), compute)
 
 
-def computed_for(what: str, held: object, compute: Callable[[], R]) -> R:
+def computed_for(what: str, held: object, compute: Callable[[], R], inputs: Hashable = ()) -> R:
     """`compute()`, a pure function of `held` (data shared between rebuilds and never changed: a parsed
-    definition, a laid-out card's items) and of the fallback fonts, or what it returned for the same object
-    earlier in this watch. By identity, so nothing is hashed; the memory holds `held`, so its id is not
-    reused meanwhile."""
+    definition, a laid-out card's items), of `inputs` and of the fallback fonts, or what it returned for the
+    same object earlier in this watch. `held` is looked up by identity, so it is not hashed; the memory holds
+    it, so its id is not reused meanwhile."""
     memo = _MEMO.get()
     if memo is None:
         return compute()
-    fonts = _fonts()
-    kept, result = memo.derived.get((what, id(held), fonts), lambda: (held, compute()))
+    kept, result = memo.derived.get((what, id(held), inputs, _fonts()), lambda: (held, compute()))
     return result if kept is held else compute()
+
+
+def computed_for_items(what: str, items: list[Any], compute: Callable[[], R]) -> R:
+    """`computed_for` a page's list of items (a list changes, so it is held as a tuple and found again when
+    it holds the same objects: a page whose pieces were all remembered)."""
+    memo = _MEMO.get()
+    if memo is None:
+        return compute()
+    frozen = tuple(items)
+    kept, result = memo.derived.get((what, tuple(map(id, frozen)), _fonts()), lambda: (frozen, compute()))
+    return result if all(map(operator.is_, kept, frozen)) else compute()
 
 
 def laid_out_reporting(what: str, inputs: Hashable, fits: TextFits, compute: Callable[[], R]) -> R:

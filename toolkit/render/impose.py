@@ -9,7 +9,7 @@ SHEET_MARGIN to the paper edge (most home printers cannot print the outer 4-6.35
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -141,7 +141,8 @@ def crop_marks(grid: CardGrid, count: int, back: bool = False) -> tuple[Line, ..
     return tuple(marks)
 
 
-def _card_group(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> Group:
+def place_card(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> Group:
+    """A card's art at its slot of the sheet (mirrored on a back), clipped to its bleed."""
     dx, dy, rotate = grid.placement(slot, back)
     clip = Rect(-grid.bleed, -grid.bleed, grid.card_w + 2 * grid.bleed, grid.card_h + 2 * grid.bleed)
     return Group(tuple(art), dx=dx, dy=dy, rotate=rotate, clip=clip)
@@ -169,20 +170,27 @@ def _slot_guides(grid: CardGrid, count: int, back: bool) -> tuple[Shape, ...]:
     return tuple(placed)
 
 
+def one_back(items: Sequence[Shape]) -> tuple[Shape, ...]:
+    """The back every card shares, as a form: stored once in the PDF."""
+    return (reusable(items),)
+
+
 def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]] | None, grid: CardGrid,
-                 label: str) -> list[Page]:
+                 label: str, place: Callable[[Sequence[Shape], CardGrid, int, bool], Group] = place_card,
+                 shared_back: Callable[[Sequence[Shape]], tuple[Shape, ...]] = one_back) -> list[Page]:
     """Front sheet, then (with backs) its back sheet, for every `grid.per_sheet` cards.
-    `backs` holds one back per front, or a single back used for every card."""
+    `backs` holds one back per front, or a single back used for every card (made a form by `shared_back`);
+    `place` puts a card on its slot (a watch passes ones that remember: `kit.cards.impose_deck`)."""
     pages: list[Page] = []
     width, height = grid.paper
     if backs and len(backs) == 1:
-        backs = [[reusable(backs[0])]]  # one back for every card: stored once in the PDF
+        backs = [shared_back(backs[0])]
     for sheet, start in enumerate(range(0, len(fronts), grid.per_sheet), start=1):
         chunk = list(range(start, min(start + grid.per_sheet, len(fronts))))
         front = Page(width, height, label=f"{label} {sheet}" + (" front" if backs else ""),
                      side="front" if backs else "single", guides=list(_slot_guides(grid, len(chunk), False)))
         for slot, index in enumerate(chunk):
-            front.add(_card_group(fronts[index], grid, slot, back=False))
+            front.add(place(fronts[index], grid, slot, False))
         front.add(*crop_marks(grid, len(chunk)))
         pages.append(front)
         if backs:
@@ -190,7 +198,7 @@ def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Sha
                         guides=list(_slot_guides(grid, len(chunk), True)))
             for slot, index in enumerate(chunk):
                 art = backs[index] if len(backs) > 1 else backs[0]
-                back.add(_card_group(art, grid, slot, back=True))
+                back.add(place(art, grid, slot, True))
             back.add(*crop_marks(grid, len(chunk), back=True))
             pages.append(back)
     return pages

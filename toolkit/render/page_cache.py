@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import operator
 import pickle
 from collections.abc import Callable
 from functools import cache
@@ -82,12 +83,7 @@ class PageCache:
         if not self._salt:
             fonts = tuple(font.pdf_name for font in fallback_fonts())
             self._salt = repr((renderer_version(), fonts)).encode("utf-8")
-        digest = hashlib.blake2b(self._salt, digest_size=20)
-        digest.update(pickle.dumps((page.width, page.height, len(page.items)), protocol=5))
-        part = self._parts.part
-        for item in page.items:
-            digest.update(part(item))
-        key = digest.hexdigest()
+        key = self._parts.page(page, self._salt)
         self._keys[id(page)] = (page, key)
         return key
 
@@ -139,10 +135,29 @@ class _PartDigests:
     def __init__(self) -> None:
         self.entries: dict[int, tuple[object, bytes]] = {}
         self.used: dict[int, tuple[object, bytes]] = {}
+        # pages by their size and their items' ids: a page made of remembered pieces only is hashed once
+        self.pages: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
+        self.pages_used: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 
     def start(self) -> None:
         if self.used:
             self.entries, self.used = self.used, {}
+        if self.pages_used:
+            self.pages, self.pages_used = self.pages_used, {}
+
+    def page(self, page: Page, salt: bytes) -> str:
+        """The page's key: the hash of `salt`, its size and its items' hashes."""
+        items = tuple(page.items)
+        signature = (salt, page.width, page.height, *map(id, items))
+        known = self.pages_used.get(signature) or self.pages.get(signature)
+        if known is None or not all(map(operator.is_, known[0], items)):
+            digest = hashlib.blake2b(salt, digest_size=20)
+            digest.update(pickle.dumps((page.width, page.height, len(items)), protocol=5))
+            for item in items:
+                digest.update(self.part(item))
+            known = (items, digest.hexdigest())
+        self.pages_used[signature] = known
+        return known[1]
 
     def part(self, item: object) -> bytes:
         """A fixed-size hash of a scene item (or of a group's tuple of items); the type is part of it, so

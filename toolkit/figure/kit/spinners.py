@@ -19,7 +19,7 @@ from toolkit.figure.rules.disk import range_label, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
-from toolkit.kit.memo import laid_out
+from toolkit.kit.memo import Same, laid_out
 from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
@@ -144,7 +144,7 @@ def spinner_cell(unit: Unit, x: float, y: float, width: float,
     """One cell: the disc, its name inside the cut circle along the bottom; (x, y) is the cell's top-left.
     Laid out once per watch for the same unit and place (`laid_out`): a pure function of its arguments."""
     inputs = (unit, x, y, width, radius)
-    items, cut = laid_out("spinner_cell", inputs, partial(_spinner_cell, *inputs))
+    items, cut = laid_out("spinner_cell", (Same(unit), *inputs[1:]), partial(_spinner_cell, *inputs))
     return list(items), list(cut)
 
 
