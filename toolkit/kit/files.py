@@ -63,19 +63,28 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
                                                                                       strict=True)]))
         ids = _page_ids(components, fingerprints, page_keys, cache)
         files[KIT_FILE] = cache.get(KIT_FILE, fingerprint, partial(kit_pdf, components, title, options, rendered,
-                                                                   cache.assembler, ids))
+                                                                   cache.assembler, ids, cache))
         if on_render:
             on_render("kit")
     return files
 
 
 def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, rendered: Sequence[bytes],
-            assembler: Assembler | None = None, ids: Sequence[Sequence[Hashable]] = ()) -> bytes:
+            assembler: Assembler | None = None, ids: Sequence[Sequence[Hashable]] = (),
+            cache: RenderCache | None = None) -> bytes:
     """kit.pdf from the component PDFs already rendered (`rendered[n]` is component n's): only the plan
-    and the blank pages are drawn here. With an `assembler` (a watch), only the pages whose id changed
-    (`ids[n][i]`: page i of component n) are copied into the kit.pdf kept from the last rebuild."""
+    and the blank pages are drawn here (the plan again only when its pages changed, with a `cache`). With
+    an `assembler` (a watch), only the pages whose id changed (`ids[n][i]`: page i of component n) are
+    copied into the kit.pdf kept from the last rebuild."""
     layout = kit_layout(components, title, options)
-    plan = render_pdf(Document(f"{title}: print-and-play kit", layout.plan), shared_fonts=True)
+    document = Document(f"{title}: print-and-play kit", layout.plan)
+    if cache is None:
+        plan = render_pdf(document, shared_fonts=True)
+    else:
+        plan_key = _digest((document.title, [cache.pages.key(page) for page in layout.plan]))
+        if cache.plan is None or cache.plan[0] != plan_key:
+            cache.plan = (plan_key, render_pdf(document, shared_fonts=True))
+        plan = cache.plan[1]
     if assembler is None:
         return assemble_pdf([plan, *rendered], layout.pages)
     plan_id = hashlib.blake2b(plan, digest_size=20).hexdigest()
@@ -112,6 +121,7 @@ class RenderCache:
         self.drawn: list[str] = []  # the files drawn since `start`
         # the PDFs assembled, kept open so the next rebuild copies in only the pages that changed
         self.assembler = Assembler() if keep else None
+        self.plan: tuple[str, bytes] | None = None  # kit.pdf's print plan drawn last, by its pages' keys
 
     def start(self) -> None:
         self.drawn = []
