@@ -64,6 +64,7 @@ class _Assembled:
         self.renamed = _name_subsets_apart(self.sharing.fonts)
 
     def _info(self, document: pikepdf.Pdf, title: str | None) -> None:
+        self.title = title
         info = self.result.copy_foreign(document.docinfo)
         if isinstance(info, pikepdf.Dictionary):
             self.result.docinfo = info
@@ -84,6 +85,7 @@ class _Assembled:
             return False
         if len(self.documents) > _KEPT_DOCUMENTS:
             return False
+        same_info = sources[info_from] is self.sources[info_from] and title == self.title
         fresh: dict[int, pikepdf.Pdf] = {}
         for number, data in enumerate(sources):
             if data is not self.sources[number]:
@@ -105,8 +107,9 @@ class _Assembled:
             names = [str(font.get("/BaseFont")) for font in self.sharing.fonts]
             if len(set(names)) != len(names):
                 return False  # a new subset under a name already taken: they would be named apart
-        with pikepdf.open(io.BytesIO(sources[info_from])) as info:
-            self._info(info, title)
+        if not same_info:
+            with pikepdf.open(io.BytesIO(sources[info_from])) as info:
+                self._info(info, title)
         self.ids = list(ids)
         return True
 
