@@ -6,8 +6,6 @@ Tables repeat their header after a page break. Content comes from `toolkit.figur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.manual import Bullets, Figure, Manual, Para, Section, Table, build_manual
 from toolkit.kit.cards import SAFE, card_face
@@ -16,11 +14,6 @@ from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.impose import PAPER_SIZES, card_grid, impose_cards
 from toolkit.render.scene import PT_TO_MM, Anchor, FontName, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import LEADING, wrap
-
-if TYPE_CHECKING:
-    from toolkit.figure.database import Database
-    from toolkit.figure.model import Squad
-    from toolkit.players import Player
 
 CELL_FILL = {"att": "#dbe8f7", "def": "#f9e0d0", "draw": "#ececec", "cmp": "#efe6f7", "head": "#f3f3f3"}
 QUICK_CARD = (148.0, 210.0)  # A5: sits beside the board
@@ -226,15 +219,10 @@ def build_quick_reference(ctx: KitContext) -> Component:
     return build_quickref_component(ctx, _kit_manual(ctx))
 
 
-_LAST_MANUAL: list[tuple[Database, dict[Player, Squad | None], Manual]] = []
-
-
 def _kit_manual(ctx: KitContext) -> Manual:
     """The kit's manual, written once for both the manual and the quick reference of one kit (the quick
     reference's sections do not depend on where the d10 table is)."""
-    sides = ctx.squads_by_side()
-    if _LAST_MANUAL and _LAST_MANUAL[0][0] is ctx.db and _LAST_MANUAL[0][1] == sides:
-        return _LAST_MANUAL[0][2]
-    manual = build_manual(ctx.db, sides, with_d10_table=False)
-    _LAST_MANUAL[:] = [(ctx.db, sides, manual)]
+    manual = ctx.shared.get("manual")
+    if not isinstance(manual, Manual):
+        manual = ctx.shared["manual"] = build_manual(ctx.db, ctx.squads_by_side(), with_d10_table=False)
     return manual
