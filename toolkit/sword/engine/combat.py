@@ -14,9 +14,9 @@ from toolkit.sword import constants
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.effects import (
     View,
-    active,
     adjust,
     counted,
+    holding,
     holds,
     immune_to_steal,
     initiative,
@@ -63,9 +63,8 @@ class Turn:
 
     def active(self, side: Combatant, kind: str) -> list[Any]:
         """The side's effects of one kind that hold now (its view is built only when the technique has some)."""
-        if not of_kind(side.technique, kind):
-            return []
-        return active(side.technique, kind, self.view(side.seat))
+        effects = of_kind(side.technique, kind)
+        return holding(effects, self.view(side.seat)) if effects else []
 
     def foe(self, side: Combatant) -> Combatant:
         """The other player's working values."""
