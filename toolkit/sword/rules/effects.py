@@ -64,6 +64,11 @@ def _grouped(technique: Technique) -> tuple[Technique, dict[str, tuple[Any, ...]
     return entry
 
 
+def kinds(technique: Technique) -> dict[str, tuple[Any, ...]]:
+    """The technique's effects by kind (worked out once; do not change it)."""
+    return _grouped(technique)[1]
+
+
 def of_kind(technique: Technique, kind: str) -> tuple[Any, ...]:
     """The technique's effects of one kind, whatever their conditions."""
     return _grouped(technique)[1].get(kind, ())
