@@ -18,7 +18,6 @@ import hashlib
 import json
 import struct
 from fractions import Fraction
-from functools import cache
 from typing import cast
 
 from toolkit.figure.engine.actions import (
@@ -106,10 +105,9 @@ __all__ = [
 _new_state = object.__new__  # a GameState with no fields set yet (clone sets every one)
 
 
-@cache
-def _packer(length: int) -> struct.Struct:
-    """Packs a position key of this length as little-endian 64-bit ints (twice as fast as an array)."""
-    return struct.Struct(f"<{length}q")
+def _unpack(key: bytes) -> tuple[int, ...]:
+    """A history key (`history_key()`) as `position_key()`'s flat tuple of ints."""
+    return struct.unpack(f"<{len(key) // 8}q", key)
 
 
 class GameState(TurnFlow):
@@ -299,7 +297,7 @@ class GameState(TurnFlow):
         """The state as JSON text (without the GameTables, which `deserialize` is given)."""
         self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
-        data["history"] = sorted([list(key), count] for key, count in self.history.items())
+        data["history"] = sorted([list(_unpack(key)), count] for key, count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
@@ -316,7 +314,7 @@ class GameState(TurnFlow):
             else:
                 value = _tuplify(value)
             setattr(s, name, value)
-        s.history = {tuple(key): count for key, count in data["history"]}
+        s.history = {struct.pack(f"<{len(key)}q", *key): count for key, count in data["history"]}
         s._unhashed = []
         s._flags = LOOSE  # the text may hold any position: the next surround check looks at every unit
         s._legal = s._moves = s._key = None
@@ -343,10 +341,9 @@ class GameState(TurnFlow):
         game never computes one (a digest cost about a tenth of a random game's turn)."""
         seen = self.seen
         blake2b, from_bytes = hashlib.blake2b, int.from_bytes
-        for key in self._unhashed:
-            packed = _packer(len(key)).pack(*key)  # little-endian 64-bit ints, the same bytes on every machine
-            seen = (seen + from_bytes(blake2b(packed, digest_size=8).digest(), "little")) & DIGEST_MASK
-        self.seen = seen
+        for key in self._unhashed:  # each key already packed (history_key)
+            seen += from_bytes(blake2b(key, digest_size=8).digest(), "little")
+        self.seen = seen & DIGEST_MASK
         self._unhashed = []  # a new list: a clone may share the old one
 
     def _compute_legal(self) -> list[Action] | list[int]:
