@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import struct
 from fractions import Fraction
 from typing import cast
@@ -103,6 +104,7 @@ __all__ = [
 ]
 
 _new_state = object.__new__  # a GameState with no fields set yet (clone sets every one)
+_values, _play_values = operator.attrgetter(*_FIELDS), operator.attrgetter(*_PLAY_FIELDS)  # each field, in order
 
 
 def _unpack(key: bytes) -> tuple[int, ...]:
@@ -323,11 +325,13 @@ class GameState(TurnFlow):
     def play_key(self) -> tuple[object, ...]:
         """Everything that decides how play goes on from here: the fields and the positions seen so far, exactly
         (not their digest). States with equal keys give equal states after any actions and outcomes."""
-        return (*(_tuplify(getattr(self, name)) for name in _PLAY_FIELDS), frozenset(self.history.items()))
+        return (*[tuple(v) if type(v) is list else v for v in _play_values(self)], frozenset(self.history.items()))
 
     def _snapshot(self) -> tuple[object, ...]:
+        """The fields as `_tuplify` gives them: the lists as tuples (their items, and every other field, are ints,
+        None, strings or tuples of those already)."""
         self._hash_history()
-        return tuple(_tuplify(getattr(self, name)) for name in _FIELDS)
+        return tuple([tuple(v) if type(v) is list else v for v in _values(self)])
 
     def _forget_history(self) -> None:
         """No position seen yet (a hand-built position starts its own history)."""
