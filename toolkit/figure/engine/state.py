@@ -161,14 +161,12 @@ class GameState(TurnFlow):
 
     @property
     def current_player(self) -> int:
-        phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase == SPIN:
-            return CHANCE
-        if phase in (RESPIN_PHASE, UPGRADE_PHASE, CHOICE_PHASE):
+        phase = self.phase  # in order: the player's phases (to BATTLE), the decider's, SPIN, OVER
+        if phase <= BATTLE:
+            return self.player
+        if phase < SPIN:
             return self.decider
-        return self.player
+        return CHANCE if phase == SPIN else TERMINAL
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -268,27 +266,27 @@ class GameState(TurnFlow):
         if action not in legal:
             raise IllegalAction(f"{action!r} is not a legal action here")
         self._legal = self._moves = self._key = None
-        action = cast(Action, action)
-        kind = action[0]
+        act: Action = action  # type: ignore[assignment]  # legal here, so an Action (no cast: a call)
+        kind = act[0]
         if kind == MOVE:
-            self._apply_move(action[1], action[2])
+            self._apply_move(act[1], act[2])
         elif kind == ATTACK:
-            self._start_battle(action[1], action[2])
+            self._start_battle(act[1], act[2])
         elif kind == PASS:
             self._apply_pass()
         elif kind == MODULE:
-            self._apply_module(action[1], action[2], action[3])
+            self._apply_module(act[1], act[2], act[3])
         elif kind == WAKE:
             self.battled = ()
-            self._start_spin(SPIN_WAKE, action[1])
+            self._start_spin(SPIN_WAKE, act[1])
         elif kind == RESPIN:
-            self._apply_respin(action[2])
+            self._apply_respin(act[2])
         elif kind == UPGRADE:
-            self._apply_upgrade(action[1])
+            self._apply_upgrade(act[1])
         elif kind == SUBROUTINE:
-            self._apply_subroutine(action[1], action[2])
+            self._apply_subroutine(act[1], act[2])
         elif kind == CHOOSE:
-            self._apply_choice(action[1], action[2])
+            self._apply_choice(act[1], act[2])
 
     def state_hash(self) -> str:
         """A hash of the whole state, the same in every process and on every machine."""

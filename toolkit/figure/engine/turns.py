@@ -46,7 +46,8 @@ class TurnFlow(Battles):
         if listed is None:
             listed = self._moves = self._compute_moves()
         moves = listed.actions
-        modules = self._module_actions(listed.units) if phase == START and game.module_targets[side] else ()
+        unspent = phase == START and self.used[side] != game.all_used[side]  # a module may be played
+        modules = self._module_actions(listed.units) if unspent else ()
         # an activated subroutine needs an own unit with a status or one waiting in the Hangar
         subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
                        and listed.units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
