@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
+from functools import partial
 
 from toolkit.figure.database import Database
 from toolkit.figure.kit.board_sheet import build_board
@@ -21,6 +22,7 @@ from toolkit.kit.component import Component
 from toolkit.kit.glyphs import glyph_warnings, project_glyph_warnings
 from toolkit.kit.ink import ink_saver_component
 from toolkit.kit.measure import smallest_text
+from toolkit.kit.memo import computed_for
 from toolkit.kit.options import PrintOptions
 from toolkit.problems import Problem
 
@@ -57,7 +59,8 @@ def glyph_problems(database: Database) -> list[Problem]:
     found = project_glyph_warnings(database.project_file)
     for kind in (database.units, database.modules, database.squads):
         for entry in kind.values():
-            found += glyph_warnings(entry.source, entry.data, skip)
+            found += computed_for("glyph_warnings", entry.data,
+                                  partial(glyph_warnings, entry.source, entry.data, skip))
     return found
 
 
