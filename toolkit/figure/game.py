@@ -131,7 +131,7 @@ class FigureGame(Game):
         return f"{len(db.units)} units, {len(db.modules)} modules, {len(db.squads)} squads{board}"
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
-        from toolkit.figure.kit.build import glyph_problems, layout_warnings
+        from toolkit.figure.kit.layout_check import glyph_problems, layout_warnings
 
         return layout_warnings(_database(data)) + glyph_problems(_database(data))
 
