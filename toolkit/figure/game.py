@@ -33,14 +33,14 @@ from toolkit.game import (
     SimulateResult,
     Where,
 )
-from toolkit.kit.component import Component
-from toolkit.kit.options import PrintOptions
 from toolkit.paths import DEFAULT_BOARD, STANDARD_BOARD_ID, STARTERS_DIR
 from toolkit.problems import Problem
 from toolkit.safe_fs import display_path
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
+    from toolkit.kit.component import Component
+    from toolkit.kit.options import PrintOptions
     from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
@@ -154,6 +154,8 @@ class FigureGame(Game):
         database = _database(data)
         _check_squads(database, squads)
         components = []
+        from toolkit.kit.options import PrintOptions
+
         for component in build_components(database, paper, options or PrintOptions(), squads, only):
             advance(f"{self.id}: {component.name}")
             components.append(component)

@@ -8,19 +8,20 @@ reader; tests/render/test_font_metrics.py checks it against reportlab, widths an
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 METRICS_FILE = Path(__file__).resolve().parent.parent / "fonts" / "metrics.json"
 
 
-@dataclass(frozen=True)
 class FaceMetrics:
-    """One face: each character's advance in thousandths of the font size, and the missing glyph's."""
+    """One face: each character's advance in thousandths of the font size, and the missing glyph's. (A plain
+    class: a dataclass costs milliseconds of start-up to create.)"""
 
-    widths: dict[int, float]
-    default: float
+    __slots__ = ("default", "widths")
+
+    def __init__(self, widths: dict[int, float], default: float) -> None:
+        self.widths, self.default = widths, default
 
     def string_width(self, text: str, size: float) -> float:
         """Width in points, computed as reportlab's TTFont.stringWidth does (the advances summed in order,
