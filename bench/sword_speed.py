@@ -62,7 +62,7 @@ def decisions(setup: Setup, duels: int) -> list[float]:
     for k in range(duels):
         rng = random.Random(k)
         bots = [EquilibriumBot(), RandomBot()]
-        draft = run_draft(setup.deck, bots, [rng, rng], random.Random(k + 1000))  # type: ignore[list-item]
+        draft = run_draft(setup.deck, setup.techniques, bots, [rng, rng], random.Random(k + 1000))  # type: ignore[list-item]
         hands = [[setup.techniques[c] for c in draft.picks[seat]] for seat in (0, 1)]
         state = new_duel(bots[0].build(rng), hands[0], bots[1].build(rng), hands[1])
         beliefs = [opponent_hands(draft, player) for player in PLAYERS]

@@ -116,7 +116,7 @@ def test_sheet_cells_with_huge_or_foreign_digits_skip_their_figure(tmp_path: Pat
                      f"Tauros,{HUGE},C,Normal,None,Tackle,٩٦,White,,{HUGE}x\n", encoding="utf-8")
     assert main(["import", str(sheet), "--out", str(tmp_path / "out")]) == 1  # figures were skipped
     captured = capsys.readouterr()
-    assert "skipped 1 figures" in captured.out
+    assert "skipped 1 figure " in captured.out
     skipped = (tmp_path / "out" / "skipped.csv").read_text(encoding="utf-8")
     assert "MP must be a whole number" in skipped
     assert "size must be a whole number" in skipped

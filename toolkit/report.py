@@ -28,10 +28,14 @@ def format_problem(problem: Problem) -> str:
     return "\n".join(lines)
 
 
+def counted(number: int, noun: str) -> str:
+    """'1 squad', '3 squads', '0 errors': a count in words a reader does not stumble over."""
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
 def summary(problems: list[Problem]) -> str:
     counts = Counter(problem.severity.value for problem in problems)
-    errors, warnings = counts.get("error", 0), counts.get("warning", 0)
-    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+    return f"{counted(counts.get('error', 0), 'error')}, {counted(counts.get('warning', 0), 'warning')}"
 
 
 def format_text(problems: list[Problem]) -> str:

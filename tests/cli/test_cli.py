@@ -126,8 +126,8 @@ def test_import_then_validate_reports_the_real_problems(capsys, tmp_path: Path) 
     out = tmp_path / "imported"
     code, stdout, stderr = run(capsys, "import", str(csv_path), "--out", str(out))
     assert code == 1  # written, but not everything was transcribed (skipped.csv lists what was left out)
-    assert "wrote 1 units" in stdout
-    assert "skipped 1 figures" in stdout
+    assert "wrote 1 unit " in stdout
+    assert "skipped 1 figure " in stdout
     assert f"{csv_path}:4: skipped 'Broken'" in stderr
     code, stdout, _ = run(capsys, "validate", str(out), "--format", "json")
     problems = json.loads(stdout)

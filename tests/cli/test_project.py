@@ -29,7 +29,7 @@ def test_validate_in_a_subfolder_checks_the_project_not_the_bundled_games(
     code, out, err = run(capsys, "validate")
     assert code == 1
     assert "segment sizes sum to 90" in out
-    assert out.strip().endswith("duel-protocol: 8 units, 2 modules, 1 squads: 1 error, 0 warnings")
+    assert out.strip().endswith("duel-protocol: 8 units, 2 modules, 1 squad: 1 error, 0 warnings")
     assert "chimera" not in out
     assert "sword-duel" not in out
     assert BUNDLED_NOTE not in err

@@ -25,7 +25,7 @@ def test_new_writes_a_small_commented_starter_that_validates_clean(capsys, tmp_p
     assert f"next: read {target / 'README.md'}" in out
     code, out, _ = run(capsys, "validate", str(target))
     assert code == 0
-    assert out.strip() == f"{theme}: 7 units, 3 modules, 1 squads: 0 errors, 0 warnings"
+    assert out.strip() == f"{theme}: 7 units, 3 modules, 1 squad: 0 errors, 0 warnings"
     spark = (target / "unit_data" / "spark.yaml").read_text(encoding="utf-8")
     assert "# the wheel, in order round the disk; the sizes must add up to 96" in spark
     assert "poison, noxious, paralysis, burn, confusion, sleep or frozen" in spark

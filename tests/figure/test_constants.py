@@ -66,7 +66,7 @@ def test_hangar_slots_change_manual_and_board(monkeypatch) -> None:
     ("WAIT_TURNS", 2, "Wait 2: it cannot", "Wait 2."),
     ("FIRST_TURN_MP_PENALTY", 2, "has 2 MP less", "MP - 2"),
     ("CLOCK_MINUTES", 7, "a 7-minute clock", "(7 min)"),
-    ("DEPLOY_COST_MP", 2, "costs 2 MP", "deploy (2 MP)"),
+    ("DEPLOY_COST_MP", 2, "costs 2 MP", "Point costs 2 MP)"),
 ])
 def test_every_printed_turn_number_comes_from_the_constants(monkeypatch, name, value, manual_text, quick_text) -> None:
     manual, quick, _ = _sheets(monkeypatch, **{name: value})

@@ -210,3 +210,13 @@ def test_articles_follow_the_project_words(duel: Database) -> None:
 def test_the_manual_says_what_a_battle_draw_does(duel: Database) -> None:
     assert "A draw: nothing happens; both units stay where they are" in _words(build_manual(duel)).replace(
         "Units", "units")
+
+
+def test_the_quick_reference_says_only_deploying_costs_an_mp(duel: Database) -> None:
+    """"Move or deploy (1 MP)" read as if every move cost 1 MP; the turn card names where the cost lies."""
+    turn = next(section for section in build_manual(duel).quick if section.title == "Turn")
+    steps = [item for block in turn.blocks if isinstance(block, Bullets) for item in block.items]
+    move = next(step for step in steps if step.startswith("Move"))
+    assert "Entry Point costs 1 MP" in move
+    assert "deploy" in move
+    assert steps[-1] == "Battle (optional)"

@@ -35,6 +35,7 @@ from toolkit.game import (
 )
 from toolkit.paths import DEFAULT_BOARD, STANDARD_BOARD_ID, STARTERS_DIR
 from toolkit.problems import Problem
+from toolkit.report import counted
 from toolkit.safe_fs import display_path
 
 if TYPE_CHECKING:
@@ -128,7 +129,8 @@ class FigureGame(Game):
     def describe(self, data: GameData) -> str:
         db = _database(data)
         board = f", board '{db.board.id}'" if db.board.id != STANDARD_BOARD_ID else ""
-        return f"{len(db.units)} units, {len(db.modules)} modules, {len(db.squads)} squads{board}"
+        return (f"{counted(len(db.units), 'unit')}, {counted(len(db.modules), 'module')}, "
+                f"{counted(len(db.squads), 'squad')}{board}")
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
         from toolkit.figure.kit.layout_check import glyph_problems, layout_warnings

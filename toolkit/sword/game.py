@@ -27,6 +27,7 @@ from toolkit.game import (
 )
 from toolkit.loading import Project
 from toolkit.problems import Problem, Severity
+from toolkit.report import counted
 from toolkit.sword.constants import GAME_ID, GAME_NAME
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ class SwordGame(Game):
     def describe(self, data: GameData) -> str:
         db = _database(data)
         draft = f"draft '{db.draft.id}' ({len(db.draft.techniques)} cards)" if db.draft else "no draft"
-        return f"{len(db.techniques)} techniques, {draft}, {len(db.builds)} builds"
+        return f"{counted(len(db.techniques), 'technique')}, {draft}, {counted(len(db.builds), 'build')}"
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
         from toolkit.kit.glyphs import glyph_warnings

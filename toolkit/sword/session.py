@@ -10,7 +10,7 @@ nothing of the first choice is shown before the reveal.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolkit.game import Choose, PlayRequest, ReplayResult, Show
@@ -32,6 +32,7 @@ from toolkit.sword.engine.duel import (
     new_duel,
     resolve_turn,
 )
+from toolkit.sword.model import Technique
 from toolkit.sword.record import Divergence, RecordWriter, data_hash, replay
 from toolkit.sword.rules.state import Action
 from toolkit.sword.sim.duels import run_draft
@@ -63,8 +64,8 @@ class _Human(RandomBot):
         return builds[self.ask([f"{ROLE[self.seat]}: choose your secret build (Speed + Strength + Defense = 6)."],
                                [("", label) for label in labels])]
 
-    def draft(self, draft: DraftState, rng: random.Random) -> str:
-        del rng
+    def draft(self, draft: DraftState, techniques: Mapping[str, Technique], rng: random.Random) -> str:
+        del techniques, rng
         self._take_seat()
         _, kind, _ = draft.to_act()
         options = draft.options()
@@ -144,7 +145,7 @@ def play(db: SwordDatabase, request: PlayRequest, show: Show, choose: Choose, ha
     writer = RecordWriter(data_hash(db.techniques, deck), request.data, request.seed, list(request.players))
     show(f"{db.name}: {request.players[0]} is the Challenger (A), {request.players[1]} the Defender (B); "
          f"seed {request.seed}")
-    draft = run_draft(deck, players, rngs, dice, writer)
+    draft = run_draft(deck, db.techniques, players, rngs, dice, writer)
     hands = [[db.techniques[c] for c in draft.picks[seat]] for seat in (0, 1)]
     builds = []
     for seat, player in zip(PLAYERS, players, strict=True):

@@ -253,7 +253,9 @@ def build_manual(db: Database, sides: dict[Player, Squad | None] | None = None, 
     sections = [section if section.id == "modules" else themed_section(section, theme) for section in sections]
     quick = tuple(themed_section(section, theme) for section in (
         Section("q-turn", "Turn", (Bullets((f"{t.module}", f"{t.subroutine}",
-                                            f"Move or deploy ({constants.DEPLOY_COST_MP} {t.mp})", "Battle"),
+                                            f"Move a unit, or deploy one (the {t.entry} costs "
+                                            f"{constants.DEPLOY_COST_MP} {t.mp})",
+                                            "Battle (optional)"),
                                            ordered=True),)),
         Section("q-matrix", "Who wins", (matrix_table(theme),)),
         Section("q-rules", "Remember", (Bullets((

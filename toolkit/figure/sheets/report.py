@@ -8,6 +8,7 @@ from pathlib import Path
 from toolkit.figure.sheets.convert import Reading
 from toolkit.figure.sheets.project import SKIPPED_FILE, ImportPlan
 from toolkit.game import Report
+from toolkit.report import counted
 
 MAX_CHANGES_SHOWN = 8  # changed fields listed per item by --dry-run
 
@@ -29,8 +30,9 @@ def import_report(sheet: Path, out: Path, reading: Reading, plan: ImportPlan, dr
                             "the sheet's version, delete the file and import again")
     verb = "would write" if dry_run else "wrote"
     units = sum(1 for label in (*plan.added, *plan.updated) if " " not in label)
-    report.lines.append(f"read {reading.rows_read} rows from {sheet.name}: {verb} {units} units to {out}, skipped "
-                        f"{len(skipped)} figures ({len(plan.changed)} files changed)")
+    report.lines.append(f"read {counted(reading.rows_read, 'row')} from {sheet.name}: {verb} {counted(units, 'unit')} "
+                        f"to {out}, skipped {counted(len(skipped), 'figure')} "
+                        f"({counted(len(plan.changed), 'file')} changed)")
     gone = "deleted" if plan.delete else "not in the sheet, kept (--delete deletes them)"
     changes = [f"{len(plan.added)} added", f"{len(plan.updated)} updated", f"{len(plan.removed)} {gone}"]
     if plan.kept:

@@ -36,6 +36,7 @@ from toolkit.figure.sheets.native import (
     unit_rows,
 )
 from toolkit.figure.theme import Theme
+from toolkit.report import counted
 
 _FIXED_TIME = (1980, 1, 1, 0, 0, 0)  # zip entries and document properties: the same bytes on every run
 _CORE_TIME = re.compile(rb"(<dcterms:(?:created|modified)[^>]*>)[^<]*(</dcterms:)")
@@ -52,8 +53,9 @@ class Export:
     @property
     def summary(self) -> str:
         counts = {name: len(rows) - 1 for name, rows in self.tables.items()}
-        return (f"{self.units} units ({counts.get('units', 0)} rows), {counts.get('squads', 0)} squads, "
-                f"{counts.get('modules', 0)} modules, the project's {counts.get('project', 0)} settings")
+        return (f"{counted(self.units, 'unit')} ({counted(counts.get('units', 0), 'row')}), "
+                f"{counted(counts.get('squads', 0), 'squad')}, {counted(counts.get('modules', 0), 'module')}, "
+                f"the project's {counted(counts.get('project', 0), 'setting')}")
 
 
 def export_tables(index: Index, settings: dict[str, Any] | None, theme: Theme, chosen: dict[str, str]) -> Export:

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from typing import Protocol
 
 from toolkit.players import Player
 from toolkit.problems import UsageError
+from toolkit.sword.bots.draft_value import best_card
 from toolkit.sword.bots.lookahead import candidates, payoff
 from toolkit.sword.bots.matrix import greedy_reply, solve
 from toolkit.sword.bots.observation import Observation
 from toolkit.sword.engine.draft import DraftState
 from toolkit.sword.engine.duel import Attributes, Choice, legal_builds, legal_choices
+from toolkit.sword.model import Technique
 
 BOT_NAMES = ("random", "greedy", "equilibrium")
 DEFAULT_TYPES = 3  # opponents imagined per equilibrium decision
@@ -37,7 +40,7 @@ class SwordBot(Protocol):
 
     def build(self, rng: random.Random) -> Attributes: ...
 
-    def draft(self, draft: DraftState, rng: random.Random) -> str: ...
+    def draft(self, draft: DraftState, techniques: Mapping[str, Technique], rng: random.Random) -> str: ...
 
     def choose(self, seen: Observation, rng: random.Random) -> Choice: ...
 
@@ -51,7 +54,8 @@ class RandomBot:
         builds = legal_builds()
         return builds[rng.randrange(len(builds))]
 
-    def draft(self, draft: DraftState, rng: random.Random) -> str:
+    def draft(self, draft: DraftState, techniques: Mapping[str, Technique], rng: random.Random) -> str:
+        del techniques
         options = draft.options()
         return options[rng.randrange(len(options))]
 
@@ -105,6 +109,11 @@ class EquilibriumBot(RandomBot):
             for i, row in enumerate(matrix):
                 prefer[i] += row[column] / len(worlds)
         return mine, solve(matrices, prefer=prefer, slack=SAFETY).strategy
+
+    def draft(self, draft: DraftState, techniques: Mapping[str, Technique], rng: random.Random) -> str:
+        """The strongest card offered by the engine's own measure (`draft_value`): to keep it, or, when
+        discarding, to keep it from the opponent."""
+        return best_card(draft, techniques, rng)
 
     def choose(self, seen: Observation, rng: random.Random) -> Choice:
         rows, strategy = self.strategy(seen, rng)

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from toolkit.players import Player
 from toolkit.sword import constants
 from toolkit.sword.engine.duel import Choice, DuelState, legal_choices, resolve_turn
-from toolkit.sword.rules.positions import can_attack, resolve_position
+from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import Action, InsightTarget, Knowledge, PlayerState, Reason
 
 # The leaf evaluation: a won duel is 1, a lost one -1, a draw 0; otherwise Health dominates, then
@@ -75,11 +77,16 @@ def candidates(state: DuelState, player: Player) -> list[Candidate]:
 
 Transition = tuple[object, int, int, int, int, int, int, object]  # range, (M, B, damage) x 2, ended by
 
+# What a side is doing in a cell, as resolution sees it: 0 neither attacks it nor is attacked, 1 it attacks,
+# 2 it is attacked, 3 both attack (no evade declared by either), 4 both attack and an evade is declared.
+_ROLES = ((False, False, False), (True, False, False), (False, True, False), (True, True, False), (True, True, True))
+
 
 def _side(player: PlayerState, choice: Choice, attacking: bool, attacked: bool, evading: bool) -> tuple[object, ...]:
     """What of one side resolution can read: the action card only when someone attacks, the evade only
     when attacked (a Defend or an Insight with no attack coming changes nothing; nor does an evade);
-    Strength only to attack, Defense only when attacked, Speed only when an evade is tried (initiative)."""
+    Strength only to attack, Defense only when attacked, Speed only when both attack and an evade is
+    declared (initiative orders two evades, or an evade and the other's attack; one target needs no order)."""
     key: tuple[object, ...] = (player.techniques[choice.technique].id, player.momentum, player.balance, choice.move,
                                choice.reset)
     if attacking or attacked:
@@ -93,39 +100,76 @@ def _side(player: PlayerState, choice: Choice, attacking: bool, attacked: bool, 
     return key
 
 
-_TRANSITIONS: dict[tuple[object, ...], Transition] = {}
+# Remembered transitions, keyed by (range, honor turn reached, side id of A, side id of B); a side id is
+# a small int standing for a `_side` key (interned), so a cell's key hashes four ints. Both tables start
+# again together (an id must never outlive its key), and only between matrices.
+_TRANSITIONS: dict[tuple[object, bool, int, int], Transition] = {}
+_SIDE_IDS: dict[tuple[object, ...], int] = {}
+
+
+def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, int]:
+    """The side id of a choice in each of the five `_ROLES`."""
+    ids = []
+    for attacking, attacked, evading in _ROLES:
+        key = _side(player, choice, attacking, attacked, evading)
+        found = _SIDE_IDS.get(key)
+        if found is None:
+            found = _SIDE_IDS[key] = len(_SIDE_IDS)
+        ids.append(found)
+    return ids[0], ids[1], ids[2], ids[3], ids[4]
+
+
+def _make_room() -> None:
+    if len(_TRANSITIONS) >= CACHE_LIMIT or len(_SIDE_IDS) >= CACHE_LIMIT:
+        _TRANSITIONS.clear()
+        _SIDE_IDS.clear()
+
+
+def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, int]:
+    """Each side's entry of `_ROLES` in the cell of these two choices from `distance`."""
+    in_range = can_attack(resolve_position(distance, choice_a.move, choice_b.move))  # type: ignore[arg-type]
+    hit_b = in_range and choice_a.action is Action.ATTACK
+    hit_a = in_range and choice_b.action is Action.ATTACK
+    if hit_a and hit_b:
+        both = 4 if choice_a.evade or choice_b.evade else 3
+        return both, both
+    return (1 if hit_b else 2 if hit_a else 0), (1 if hit_a else 2 if hit_b else 0)
+
+
+def _resolve(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
+    """The engine's own resolution of one cell at full Health (damage is read off it)."""
+    full = tuple(PlayerState(p.role, p.attributes, p.techniques, p.momentum, p.balance, constants.START_HEALTH)
+                 for p in state.players)  # built directly: dataclasses.replace is slow
+    start = DuelState(state.turn, state.range, (full[0], full[1]), None, state.honor)
+    end = resolve_turn(start, choice_a, choice_b, checked=True, quiet=True).state
+    a, b = end.players
+    dishonor = end.result if end.result is not None and end.result.reason in _BEFORE_COMBAT else None
+    return (end.range, a.momentum, a.balance, constants.START_HEALTH - a.health,
+            b.momentum, b.balance, constants.START_HEALTH - b.health, dishonor)
 
 
 def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
     """What the turn does apart from Health: the range, each side's Momentum, Balance and damage taken (at
     most the starting Health), and a result reached before combat (dishonor). Remembered by what it reads:
     the same exchange at another Health or turn (before or after the honor turn) is looked up."""
-    after = resolve_position(state.range, choice_a.move, choice_b.move)
-    in_range = can_attack(after)
-    hits = (in_range and choice_a.action is Action.ATTACK, in_range and choice_b.action is Action.ATTACK)
-    evading = (hits[1] and choice_a.evade) or (hits[0] and choice_b.evade)
+    _make_room()
+    role_a, role_b = _roles(state.range, choice_a, choice_b)
     key = (state.range, state.honor and state.turn >= constants.HONOR_TURN,
-           _side(state.players[0], choice_a, hits[0], hits[1], evading),
-           _side(state.players[1], choice_b, hits[1], hits[0], evading))
+           _side_ids(state.players[0], choice_a)[role_a], _side_ids(state.players[1], choice_b)[role_b])
     found = _TRANSITIONS.get(key)
     if found is None:
-        if len(_TRANSITIONS) >= CACHE_LIMIT:
-            _TRANSITIONS.clear()
-        full = tuple(PlayerState(p.role, p.attributes, p.techniques, p.momentum, p.balance, constants.START_HEALTH)
-                     for p in state.players)  # built directly: dataclasses.replace is slow
-        start = DuelState(state.turn, state.range, (full[0], full[1]), None, state.honor)
-        end = resolve_turn(start, choice_a, choice_b, checked=True).state
-        a, b = end.players
-        dishonor = end.result if end.result is not None and end.result.reason in _BEFORE_COMBAT else None
-        found = (end.range, a.momentum, a.balance, constants.START_HEALTH - a.health,
-                 b.momentum, b.balance, constants.START_HEALTH - b.health, dishonor)
-        _TRANSITIONS[key] = found
+        found = _TRANSITIONS[key] = _resolve(state, choice_a, choice_b)
     return found
 
 
 def cell_value(state: DuelState, choice_a: Choice, choice_b: Choice) -> float:
     """Player A's value after both choices resolve."""
-    _, ma, ba, hurt_a, mb, bb, hurt_b, ended = transition(state, choice_a, choice_b)
+    return _value(state, transition(state, choice_a, choice_b))
+
+
+def _value(state: DuelState, found: Transition) -> float:
+    """Player A's value of a transition from this state (its Health and turn)."""
+    _, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
     if ended is not None:
         return _result_value(ended.winner)  # type: ignore[attr-defined]
     ha, hb = max(0, state.players[0].health - hurt_a), max(0, state.players[1].health - hurt_b)
@@ -142,7 +186,48 @@ def _result_value(winner: Player | None) -> float:
 
 
 def payoff(state: DuelState, player: Player, rows: Sequence[Choice], cols: Sequence[Choice]) -> list[list[float]]:
-    """rows x cols values for `player` (rows are its choices, columns the opponent's)."""
+    """rows x cols values for `player` (rows are its choices, columns the opponent's): `cell_value` of
+    every cell, worked out for the whole matrix at once (each distinct transition is looked up once)."""
     if player is Player.A:
-        return [[cell_value(state, r, c) for c in cols] for r in rows]
-    return [[-cell_value(state, c, r) for c in cols] for r in rows]
+        return _values(state, rows, cols).tolist()  # type: ignore[no-any-return]
+    return (-_values(state, cols, rows).T).tolist()  # type: ignore[no-any-return]
+
+
+_MOVES = tuple(Move)
+_AFTER = {distance: np.array([[can_attack(resolve_position(distance, a, b)) for b in _MOVES] for a in _MOVES])
+          for distance in Range}  # in range after the two movements, by (A's, B's) move index
+
+
+def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice]) -> np.ndarray:
+    """Player A's value of every (A choice, B choice) cell, as an array. The side ids of each choice in
+    each role are worked out once per choice; numpy finds each cell's pair of ids, and only the distinct
+    pairs are looked up (and resolved by the engine when new)."""
+    _make_room()
+    sides = []
+    for seat, choices in ((0, choices_a), (1, choices_b)):
+        player = state.players[seat]
+        sides.append((np.array([_MOVES.index(c.move) for c in choices]),
+                      np.array([c.action is Action.ATTACK for c in choices]),
+                      np.array([c.evade for c in choices]),
+                      np.array([_side_ids(player, c) for c in choices], dtype=np.int64).reshape(len(choices), 5)))
+    (move_a, attack_a, evade_a, ids_a), (move_b, attack_b, evade_b, ids_b) = sides
+    in_range = _AFTER[state.range][move_a[:, None], move_b[None, :]]
+    hit_b = in_range & attack_a[:, None]  # A's attack lands in range
+    hit_a = in_range & attack_b[None, :]
+    both = hit_a & hit_b
+    evading = both & (evade_a[:, None] | evade_b[None, :])
+    role_a = np.where(both, 3 + evading, np.where(hit_b, 1, np.where(hit_a, 2, 0)))
+    role_b = np.where(both, 3 + evading, np.where(hit_a, 1, np.where(hit_b, 2, 0)))
+    side_a = np.take_along_axis(ids_a, role_a, axis=1)  # rows: A's choices
+    side_b = np.take_along_axis(ids_b, role_b.T, axis=1).T
+    pairs, first, where = np.unique((side_a * (1 << 32) + side_b).ravel(), return_index=True, return_inverse=True)
+    honor = state.honor and state.turn >= constants.HONOR_TURN
+    n_b = len(choices_b)
+    values = np.empty(len(pairs))
+    for k, (pair, cell) in enumerate(zip(pairs.tolist(), first.tolist(), strict=True)):
+        key = (state.range, honor, pair >> 32, pair & 0xFFFFFFFF)
+        found = _TRANSITIONS.get(key)
+        if found is None:
+            found = _TRANSITIONS[key] = _resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
+        values[k] = _value(state, found)
+    return values[where.reshape(side_a.shape)]

@@ -6,8 +6,8 @@ lists the rulings applied here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from toolkit.players import Player
 from toolkit.sword import constants
@@ -35,6 +35,7 @@ class Combatant:
     player: Player
     choice: Choice
     technique: Technique
+    seat: int = 0  # player.seat, kept here: the engine reads it many times a turn
     attacking: bool = False  # played Attack and the range allows it
     defending: bool = False  # played Defend and the range allows it
     attack: int = 0  # Attack Total
@@ -52,25 +53,30 @@ class Turn:
     sides: tuple[Combatant, Combatant]  # indexed by Player.seat
     distance: Range
     entered_close: bool
-    log: list[str] = field(default_factory=list)
+    log: list[str] | None = field(default_factory=list)  # None: nobody reads the events (a lookahead)
 
-    def view(self, player: Player) -> View:
-        """The player's side of the table as it is now."""
-        me, them = player.seat, player.other().seat
-        foe = self.sides[them]
-        return View(self.players[me], self.players[them], self.distance, self.sides[me].choice.move,
+    def view(self, seat: int) -> View:
+        """One seat's side of the table as it is now."""
+        foe = self.sides[1 - seat]
+        return View(self.players[seat], self.players[1 - seat], self.distance, self.sides[seat].choice.move,
                     self.entered_close, foe.attack if foe.attacking else 0)
+
+    def active(self, side: Combatant, kind: str) -> list[Any]:
+        """The side's effects of one kind that hold now (its view is built only when the technique has some)."""
+        if not of_kind(side.technique, kind):
+            return []
+        return active(side.technique, kind, self.view(side.seat))
 
     def foe(self, side: Combatant) -> Combatant:
         """The other player's working values."""
-        return self.sides[side.player.other().seat]
+        return self.sides[1 - side.seat]
 
     def name(self, player: Player) -> str:
         return self.players[player.seat].name
 
     def change(self, player: Player, resource: Resource, delta: int) -> int:
         """Change a player's resource within 0..cap; returns how much it actually changed."""
-        i = player.seat
+        i = 0 if player is Player.A else 1
         before: int = getattr(self.players[i], resource)
         self.players[i] = adjust(self.players[i], self.sides[i].technique, resource, delta)
         after: int = getattr(self.players[i], resource)
@@ -91,14 +97,17 @@ class EvadePlan:
 
 def resolve_combat(turn: Turn) -> None:
     """Reveal, totals, evades in initiative order, simultaneous damage, then steals and gains."""
-    for side in turn.sides:
-        if side.attacking or side.defending:
-            turn.log.append(f"{turn.name(side.player)} reveals {side.technique.name}.")
+    log = turn.log
+    if log is not None:
+        for side in turn.sides:
+            if side.attacking or side.defending:
+                log.append(f"{turn.name(side.player)} reveals {side.technique.name}.")
     spends = _totals(turn)
     for side, resources in zip(turn.sides, spends, strict=True):
         for resource in resources:
-            spent = -turn.change(side.player, resource, -getattr(turn.players[side.player.seat], resource))
-            turn.log.append(f"{turn.name(side.player)} spends all {spent} {resource} ({side.technique.name}).")
+            spent = -turn.change(side.player, resource, -getattr(turn.players[side.seat], resource))
+            if log is not None:
+                log.append(f"{turn.name(side.player)} spends all {spent} {resource} ({side.technique.name}).")
     _resolve_evades(turn)
     hits = _deal_damage(turn)
     _after_hits(turn, hits)
@@ -109,27 +118,32 @@ def _totals(turn: Turn) -> list[list[Resource]]:
     return what each side's bonuses spend."""
     attacks = [_attack(turn, side) if side.attacking else None for side in turn.sides]  # neither sees the other's
     spends: list[list[Resource]] = [[], []]
+    log = turn.log
     for side, attack in zip(turn.sides, attacks, strict=True):
         if attack is not None:
-            side.attack, parts, spends[side.player.seat] = attack
+            side.attack, parts, spends[side.seat] = attack
             side.bypass_defense = _bypasses_defense(turn, side)
-            bypass = ", ignores Defense" if side.bypass_defense else ""
-            turn.log.append(f"{turn.name(side.player)} Attack Total {side.attack} ({', '.join(parts)}){bypass}.")
+            if log is not None:
+                bypass = ", ignores Defense" if side.bypass_defense else ""
+                log.append(f"{turn.name(side.player)} Attack Total {side.attack} ({', '.join(parts)}){bypass}.")
     for side in turn.sides:
         if turn.foe(side).attacking:
             side.defense, parts, more = _defense(turn, side)
-            spends[side.player.seat] += more
-            turn.log.append(f"{turn.name(side.player)} Defense Total {side.defense} ({', '.join(parts)}).")
+            spends[side.seat] += more
+            if log is not None:
+                log.append(f"{turn.name(side.player)} Defense Total {side.defense} ({', '.join(parts)}).")
     return spends
 
 
 def _technique_bonus(turn: Turn, side: Combatant, kind: str) -> tuple[int, list[Resource]]:
     """An attack_bonus or defense_bonus total of the played technique, and the resources it spends."""
-    view = turn.view(side.player)
-    halved = bool(active(turn.foe(side).technique, "halve_opponent_momentum_bonus",
-                         turn.view(side.player.other())))
+    effects = turn.active(side, kind)
+    if not effects:
+        return 0, []
+    view = turn.view(side.seat)
+    halved = bool(turn.active(turn.foe(side), "halve_opponent_momentum_bonus"))
     total, spends = 0, []
-    for effect in active(side.technique, kind, view):
+    for effect in effects:
         value = effect.amount * (counted(effect.per, view) if effect.per else 1)
         value = value if effect.max is None else min(value, effect.max)
         if halved and is_momentum_based(effect):
@@ -142,7 +156,7 @@ def _technique_bonus(turn: Turn, side: Combatant, kind: str) -> tuple[int, list[
 
 def _attack(turn: Turn, side: Combatant) -> tuple[int, list[str], list[Resource]]:
     """Attack Total = Strength + position bonuses (Advance, Close Combat) + technique bonuses."""
-    strength = turn.players[side.player.seat].attributes.strength
+    strength = turn.players[side.seat].attributes.strength
     total, parts = strength, [f"Strength {strength}"]
     if side.choice.move is Move.ADVANCE:
         total += constants.ADVANCE_ATTACK_BONUS
@@ -160,16 +174,15 @@ def _attack(turn: Turn, side: Combatant) -> tuple[int, list[str], list[Resource]
 def _bypasses_defense(turn: Turn, side: Combatant) -> bool:
     """Whether the side's attack ignores Defense (Ai-Uchi; Tsubame Gaeshi at Close with 3 Momentum)."""
     target = turn.foe(side).technique
-    return any(not protected(target, effect)
-               for effect in active(side.technique, "bypass_defense", turn.view(side.player)))
+    return any(not protected(target, effect) for effect in turn.active(side, "bypass_defense"))
 
 
 def _defense(turn: Turn, side: Combatant) -> tuple[int, list[str], list[Resource]]:
     """Defense Total: 0 for an Insight player or one who cannot defend, else Defense + bonuses."""
-    player = turn.players[side.player.seat]
+    player = turn.players[side.seat]
     if side.choice.action is Action.INSIGHT:
         return 0, ["defenseless while gaining Insight"], []
-    if active(side.technique, "cannot_defend", turn.view(side.player)):
+    if turn.active(side, "cannot_defend"):
         return 0, [f"cannot defend with {side.technique.name}"], []
     total, parts = player.attributes.defense, [f"Defense {player.attributes.defense}"]
     if side.choice.move is Move.RETREAT:
@@ -189,13 +202,16 @@ def _resolve_evades(turn: Turn) -> None:
     targets = [side for side in turn.sides if turn.foe(side).attacking]
     if not any(side.choice.evade for side in targets):
         return
-    keys = {side.player: initiative(turn.players[side.player.seat]) for side in turn.sides}
-    turn.log.append("Initiative: " + ", ".join(
-        f"{turn.name(who)} {key[0]} (Speed {key[1]} + Balance {key[0] - key[1]})" for who, key in keys.items()) + ".")
-    targets.sort(key=lambda side: keys[side.player], reverse=True)
-    if len(targets) == 2 and keys[Player.A] == keys[Player.B]:
+    keys = [initiative(player) for player in turn.players]
+    if turn.log is not None:
+        turn.log.append("Initiative: " + ", ".join(
+            f"{turn.name(side.player)} {key[0]} (Speed {key[1]} + Balance {key[0] - key[1]})"
+            for side, key in zip(turn.sides, keys, strict=True)) + ".")
+    targets.sort(key=lambda side: keys[side.seat], reverse=True)
+    if len(targets) == 2 and keys[0] == keys[1]:
         groups = [targets]
-        turn.log.append("Initiative tied on Speed too: evades resolve simultaneously.")
+        if turn.log is not None:
+            turn.log.append("Initiative tied on Speed too: evades resolve simultaneously.")
     else:
         groups = [[side] for side in targets]
     for group in groups:
@@ -230,8 +246,8 @@ def _plan_evade(turn: Turn, side: Combatant) -> EvadePlan | None:
     if not side.choice.evade:
         return None
     attacker = turn.foe(side)
-    me = turn.players[side.player.seat]
-    terms = _evade_terms(side.technique, side.choice, turn.view(side.player))
+    me = turn.players[side.seat]
+    terms = _evade_terms(side.technique, side.choice, turn.view(side.seat))
     if isinstance(terms, str):
         return EvadePlan(False, terms)
     declared, amount, counter, gain = terms
@@ -244,7 +260,7 @@ def _plan_evade(turn: Turn, side: Combatant) -> EvadePlan | None:
         resource = side.choice.evade_with or ("momentum" if me.momentum >= amount else "balance")
     else:
         resource = declared
-    for bypass in active(attacker.technique, "bypass_evade", turn.view(attacker.player)):
+    for bypass in turn.active(attacker, "bypass_evade"):
         if bypass.paid_with in (None, resource) and not protected(side.technique, bypass):
             return EvadePlan(False, f"the evade is bypassed by {attacker.technique.name}")
     if resource is not None and getattr(me, resource) < amount:
@@ -257,53 +273,69 @@ def _apply_evade(turn: Turn, side: Combatant, plan: EvadePlan | None) -> None:
     """Pay for a planned evade and take its gains; log failures too."""
     if plan is None:
         return
-    who = turn.name(side.player)
+    log = turn.log
     if not plan.ok:
-        turn.log.append(f"{who} tries to evade with {side.technique.name}, but {plan.text}.")
+        if log is not None:
+            log.append(f"{turn.name(side.player)} tries to evade with {side.technique.name}, but {plan.text}.")
         return
     if plan.resource is not None:
         turn.change(side.player, plan.resource, -plan.cost)
     gains = [f"gains {turn.change(side.player, resource, amount)} {resource}" for resource, amount in plan.gain]
     side.evaded, side.counter = True, plan.counter
-    extra = "".join(f", {text}" for text in gains)
-    turn.log.append(f"{who} evades with {side.technique.name} {plan.text}{extra}.")
+    if log is not None:
+        extra = "".join(f", {text}" for text in gains)
+        log.append(f"{turn.name(side.player)} evades with {side.technique.name} {plan.text}{extra}.")
 
 
 def _deal_damage(turn: Turn) -> list[int]:
     """Apply attacks and counters at once; return the damage each player's attack dealt."""
     taken, hits = [0, 0], [0, 0]
+    log = turn.log
     for attacker in turn.sides:
         target = turn.foe(attacker)
         if not attacker.attacking:
             continue
         if target.evaded:
-            turn.log.append(f"{turn.name(attacker.player)}'s attack is evaded.")
+            if log is not None:
+                log.append(f"{turn.name(attacker.player)}'s attack is evaded.")
         else:
             base = 0 if attacker.bypass_defense else target.defense
-            hits[attacker.player.seat] = max(0, attacker.attack - base)
-            taken[target.player.seat] += hits[attacker.player.seat]
-            turn.log.append(f"{turn.name(attacker.player)} hits for {hits[attacker.player.seat]}.")
+            hits[attacker.seat] = max(0, attacker.attack - base)
+            taken[target.seat] += hits[attacker.seat]
+            if log is not None:
+                log.append(f"{turn.name(attacker.player)} hits for {hits[attacker.seat]}.")
         if target.counter:
-            taken[attacker.player.seat] += target.counter
-            turn.log.append(f"{turn.name(target.player)} counters for {target.counter}.")
+            taken[attacker.seat] += target.counter
+            if log is not None:
+                log.append(f"{turn.name(target.player)} counters for {target.counter}.")
         if target.defending:
             counter = _defend_counter(turn, target)
             if counter:
-                taken[attacker.player.seat] += counter
-                turn.log.append(f"{turn.name(target.player)} strikes back while defending for {counter}.")
-    for index, damage in enumerate(taken):
-        player = turn.players[index]
-        turn.players[index] = replace(player, health=max(0, player.health - damage))
-        if damage:
-            turn.log.append(f"{player.name} takes {damage} damage ({turn.players[index].health} Health left).")
+                taken[attacker.seat] += counter
+                if log is not None:
+                    log.append(f"{turn.name(target.player)} strikes back while defending for {counter}.")
+    _take(turn, taken)
     return hits
+
+
+def _take(turn: Turn, taken: list[int]) -> None:
+    """Both players lose the Health they took, at once (never below 0)."""
+    log = turn.log
+    for index, damage in enumerate(taken):
+        if not damage:
+            continue
+        player = turn.players[index]
+        turn.players[index] = PlayerState(player.role, player.attributes, player.techniques, player.momentum,
+                                          player.balance, max(0, player.health - damage), player.knows)
+        if log is not None:
+            log.append(f"{player.name} takes {damage} damage ({turn.players[index].health} Health left).")
 
 
 def _defend_counter(turn: Turn, side: Combatant) -> int:
     """Koboichi: damage dealt to the attacker by a player who plays Defend."""
-    defense = turn.players[side.player.seat].attributes.defense
+    defense = turn.players[side.seat].attributes.defense
     total = 0
-    for effect in active(side.technique, "counter_on_defend", turn.view(side.player)):
+    for effect in turn.active(side, "counter_on_defend"):
         if effect.amount is not None:
             total += effect.amount
         elif effect.defense_divisor is not None:
@@ -313,20 +345,24 @@ def _defend_counter(turn: Turn, side: Combatant) -> int:
 
 def _after_hits(turn: Turn, hits: list[int]) -> None:
     """Steals by attackers that dealt damage, and gains for Defense that prevented damage."""
+    log = turn.log
     for attacker in turn.sides:
         target = turn.foe(attacker)
-        if hits[attacker.player.seat] > 0:
-            for steal in active(attacker.technique, "steal_on_hit", turn.view(attacker.player)):
+        if hits[attacker.seat] > 0:
+            for steal in turn.active(attacker, "steal_on_hit"):
                 if immune_to_steal(target.technique, steal.resource):
-                    turn.log.append(f"{turn.name(target.player)} is immune to {steal.resource} steals "
-                                    f"({target.technique.name}).")
+                    if log is not None:
+                        log.append(f"{turn.name(target.player)} is immune to {steal.resource} steals "
+                                   f"({target.technique.name}).")
                     continue
                 taken = -turn.change(target.player, steal.resource, -steal.amount)
                 kept = turn.change(attacker.player, steal.resource, taken)
-                turn.log.append(f"{turn.name(attacker.player)} steals {taken} {steal.resource} (keeps {kept}).")
+                if log is not None:
+                    log.append(f"{turn.name(attacker.player)} steals {taken} {steal.resource} (keeps {kept}).")
         if attacker.attacking and target.defending and not target.evaded and not attacker.bypass_defense:
             prevented = min(attacker.attack, target.defense)
-            for gain in active(target.technique, "gain_prevented", turn.view(target.player)):
+            for gain in turn.active(target, "gain_prevented"):
                 got = turn.change(target.player, gain.resource, min(prevented, gain.max))
-                turn.log.append(f"{turn.name(target.player)} gains {got} {gain.resource} from {prevented} "
-                                "damage prevented.")
+                if log is not None:
+                    log.append(f"{turn.name(target.player)} gains {got} {gain.resource} from {prevented} "
+                               "damage prevented.")

@@ -66,7 +66,7 @@ from toolkit.players import PLAYERS, Player
 from toolkit.sword import constants
 from toolkit.sword.engine.combat import Combatant, Turn, resolve_combat
 from toolkit.sword.model import Condition, Technique
-from toolkit.sword.rules.effects import active, clamp, of_kind, shift
+from toolkit.sword.rules.effects import clamp, of_kind, shift
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import (
     Action,
@@ -236,21 +236,25 @@ def legal_choices(state: DuelState, player: Player) -> list[Choice]:
 # --- one turn ------------------------------------------------------------------------------------
 
 
-def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice, checked: bool = False) -> TurnResult:
+def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice, checked: bool = False,
+                 quiet: bool = False) -> TurnResult:
     """Resolve both players' choices (a: Challenger, b: Defender) into the next state and a log.
     `checked`: the caller took both choices from `legal_choices` of this state, so they are not checked
-    again (a looking-ahead player resolves thousands)."""
+    again; `quiet`: the events are not written (empty): a looking-ahead player resolves thousands of turns
+    and reads only the state."""
     if state.result is not None:
         raise DuelOver(f"the duel is over ({state.result.reason.value})")
     for player, choice in zip(PLAYERS, (choice_a, choice_b), strict=True):
         reason = None if checked else illegal_reason(state, player, choice)
         if reason:
             raise IllegalChoice(f"{state.players[player.seat].name}: {reason}")
-    sides = tuple(Combatant(p, c, state.players[p.seat].techniques[c.technique])
-                  for p, c in zip(PLAYERS, (choice_a, choice_b), strict=True))
+    sides = (Combatant(Player.A, choice_a, state.players[0].techniques[choice_a.technique], 0),
+             Combatant(Player.B, choice_b, state.players[1].techniques[choice_b.technique], 1))
     players = [p if p.knows.technique is None else _knowing(p, InsightTarget.TECHNIQUE, None) for p in state.players]
-    turn = Turn(players, (sides[0], sides[1]), state.range, False)
-    turn.log.append(f"Turn {state.turn} at {state.range.value}: " + "; ".join(_cards(turn, s) for s in sides) + ".")
+    turn = Turn(players, sides, state.range, False, None if quiet else [])
+    if turn.log is not None:
+        turn.log.append(f"Turn {state.turn} at {state.range.value}: "
+                        + "; ".join(_cards(turn, s) for s in sides) + ".")
     _start_of_turn(turn)
     result = _honor(turn, state.turn) if state.honor else None
     if result is None:
@@ -261,11 +265,11 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice, checked: 
         if any(side.attacking for side in turn.sides):
             resolve_combat(turn)
         result = _victory(turn)
-    if result is not None:
+    if result is not None and turn.log is not None:
         turn.log.append(_describe(result, turn))
     next_turn = state.turn if result is not None else state.turn + 1
     return TurnResult(DuelState(next_turn, turn.distance, (turn.players[0], turn.players[1]), result, state.honor),
-                      tuple(turn.log))
+                      tuple(turn.log or ()))
 
 
 _CARD_TEXT = {(move, action): " + ".join(([move.value.capitalize()] if move is not Move.STAY else [])
@@ -282,8 +286,11 @@ def _start_of_turn(turn: Turn) -> None:
     """Mushin's optional reset of both resources to 0."""
     for side in turn.sides:
         if side.choice.reset:
-            turn.players[side.player.seat] = replace(turn.players[side.player.seat], momentum=0, balance=0)
-            turn.log.append(f"{turn.name(side.player)} resets Momentum and Balance to 0 ({side.technique.name}).")
+            p = turn.players[side.seat]
+            turn.players[side.seat] = PlayerState(p.role, p.attributes, p.techniques, 0, 0, p.health, p.knows)
+            if turn.log is not None:
+                turn.log.append(f"{turn.name(side.player)} resets Momentum and Balance to 0 "
+                                f"({side.technique.name}).")
 
 
 def _honor(turn: Turn, number: int) -> Result | None:
@@ -303,38 +310,41 @@ def _move(turn: Turn, before: Range) -> None:
     a, b = (side.choice.move for side in turn.sides)
     turn.distance = resolve_position(before, a, b)
     turn.entered_close = turn.distance is Range.CLOSE and before is not Range.CLOSE
-    turn.log.append(f"Range: {before.value} -> {turn.distance.value}.")
+    if turn.log is not None:
+        turn.log.append(f"Range: {before.value} -> {turn.distance.value}.")
+    in_range = can_attack(turn.distance)
     for side in turn.sides:
-        in_range = can_attack(turn.distance)
         side.attacking = side.choice.action is Action.ATTACK and in_range
         side.defending = side.choice.action is Action.DEFEND and in_range
-        if side.choice.action in (Action.ATTACK, Action.DEFEND) and not in_range:
+        if side.choice.action in (Action.ATTACK, Action.DEFEND) and not in_range and turn.log is not None:
             turn.log.append(f"{turn.name(side.player)}'s {side.choice.action.value} has no effect at apart.")
 
 
 def _update_resources(turn: Turn) -> None:
     """Advance +1 Momentum -1 Balance, Retreat -1 Momentum (or the technique's amount), Stay +1 Balance."""
     for side in turn.sides:
-        i = side.player.seat
+        i = side.seat
         before = turn.players[i]
         move = side.choice.move
         deltas = constants.MOVE_RESOURCES[move]
         momentum, balance = deltas.get("momentum", 0), deltas.get("balance", 0)
         if move is Move.RETREAT:
             turn.players[i] = clamp(before, side.technique)  # the loss's condition reads the clamped state
-            losses = [e.amount for e in active(side.technique, "retreat_momentum_loss", turn.view(side.player))]
+            losses = [e.amount for e in turn.active(side, "retreat_momentum_loss")]
             momentum = -losses[0] if losses else momentum
         after = turn.players[i] = shift(before, side.technique, momentum, balance)
-        turn.log.append(f"{after.name}: Momentum {before.momentum} -> {after.momentum}, "
-                        f"Balance {before.balance} -> {after.balance}.")
+        if turn.log is not None:
+            turn.log.append(f"{after.name}: Momentum {before.momentum} -> {after.momentum}, "
+                            f"Balance {before.balance} -> {after.balance}.")
 
 
 def _movement_effects(turn: Turn) -> None:
     """Technique gains that follow movement (Irimi: +2 Balance when Advancing into Close Combat)."""
     for side in turn.sides:
-        for gain in active(side.technique, "gain", turn.view(side.player)):
+        for gain in turn.active(side, "gain"):
             got = turn.change(side.player, gain.resource, gain.amount)
-            turn.log.append(f"{turn.name(side.player)} gains {got} {gain.resource} ({side.technique.name}).")
+            if turn.log is not None:
+                turn.log.append(f"{turn.name(side.player)} gains {got} {gain.resource} ({side.technique.name}).")
 
 
 def _insight(turn: Turn) -> None:
@@ -343,17 +353,20 @@ def _insight(turn: Turn) -> None:
         target = side.choice.insight
         if side.choice.action is not Action.INSIGHT or target is None:
             continue
-        me, foe_side = turn.players[side.player.seat], turn.foe(side)
+        me, foe_side = turn.players[side.seat], turn.foe(side)
         if target is InsightTarget.TECHNIQUE:
             if foe_side.choice.action not in (Action.ATTACK, Action.DEFEND):
-                turn.log.append(f"{me.name} looks for a technique, but the opponent neither attacks nor defends.")
+                if turn.log is not None:
+                    turn.log.append(f"{me.name} looks for a technique, but the opponent neither attacks nor "
+                                    "defends.")
                 continue
             learned, text = foe_side.technique.id, foe_side.technique.name
         else:
-            learned = getattr(turn.players[foe_side.player.seat].attributes, target.value)
+            learned = getattr(turn.players[foe_side.seat].attributes, target.value)
             text = str(learned)
-        turn.players[side.player.seat] = _knowing(me, target, learned)
-        turn.log.append(f"{me.name} gains Insight: the opponent's {target.value} is {text}.")
+        turn.players[side.seat] = _knowing(me, target, learned)
+        if turn.log is not None:
+            turn.log.append(f"{me.name} gains Insight: the opponent's {target.value} is {text}.")
 
 
 def _knowing(player: PlayerState, target: InsightTarget, learned: Any) -> PlayerState:

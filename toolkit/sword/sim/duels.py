@@ -9,6 +9,7 @@ Challenger, in the second b is. Each player has its own stream per duel. A pair 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from toolkit.players import PLAYERS, Player
@@ -137,21 +138,22 @@ def _hands(setup: Setup, sides: tuple[int, int], players: list[SwordBot], rngs: 
                 writer.hand(PLAYERS[seat], hands[seat])
         public = setup.public_hands()
         return hands, [public, public]
-    draft = run_draft(setup.deck, players, rngs, dice, writer)
+    draft = run_draft(setup.deck, setup.techniques, players, rngs, dice, writer)
     return ([(draft.picks[0][0], draft.picks[0][1]), (draft.picks[1][0], draft.picks[1][1])],
             [opponent_hands(draft, Player.A), opponent_hands(draft, Player.B)])
 
 
-def run_draft(deck: tuple[str, ...], players: list[SwordBot], rngs: list[random.Random],
-              dice: random.Random, writer: RecordWriter | None = None) -> DraftState:
-    """The spec's draft: chance steps from the dice, picks and discards by the players (engine seats)."""
+def run_draft(deck: tuple[str, ...], techniques: Mapping[str, Technique], players: list[SwordBot],
+              rngs: list[random.Random], dice: random.Random, writer: RecordWriter | None = None) -> DraftState:
+    """The spec's draft: chance steps from the dice, picks and discards by the players (engine seats), who
+    see the kit's `techniques` (the cards' rules) to judge them."""
     draft = new_draft(deck)
     while not draft.done:
         who, kind, count = draft.to_act()
         if who is None:
             cards = tuple(sorted(dice.sample(draft.options(), count)))
         else:
-            cards = (players[who.seat].draft(draft, rngs[who.seat]),)
+            cards = (players[who.seat].draft(draft, techniques, rngs[who.seat]),)
         if writer:
             writer.draft(who, kind, cards)
         draft = draft.apply(cards)

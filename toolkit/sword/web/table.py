@@ -240,7 +240,7 @@ class SwordTable(Table):
         assert bot is not None
         phase = self.phase
         if phase == "draft":
-            self._draft(seat, bot.draft(self.draft, rng))
+            self._draft(seat, bot.draft(self.draft, self.database.techniques, rng))
         elif phase == "build":
             self._build(seat, bot.build(rng))
         else:
