@@ -45,22 +45,20 @@ class NotDirect(DuelkitError):
 
 
 class PlainTags:
-    """A plain scalar's tag as PyYAML's Resolver.resolve finds it (the implicit resolvers of its first
-    character, then the wildcard ones), with each character's list joined once."""
+    """What a plain scalar's tag is resolved from, as PyYAML's Resolver.resolve does: the implicit resolvers
+    of its first character, then the wildcard ones (each character's list joined once); the first whose
+    pattern matches gives the tag, else it is text."""
 
     def __init__(self, resolvers: Resolvers) -> None:
         wildcard = resolvers.get(None, [])
         self.by_first = {first: [*found, *wildcard] for first, found in resolvers.items() if first is not None}
         self.other = wildcard
 
-    def __call__(self, value: str) -> str:
-        for tag, regexp in self.by_first.get(value[0] if value else "", self.other):
-            if regexp.match(value):
-                return tag
-        return _STR
-
 
 _CONSTRUCTOR = SafeConstructor()
+# Positions are immutable and the same few recur in every file (line 3, column 5...): one Pos object each.
+_POSITIONS: dict[tuple[int, int], Pos] = {}
+_MAX_POSITIONS = 100_000
 
 
 def _plain_value(tag: str, value: str) -> Any:
@@ -96,6 +94,8 @@ def build_direct(get_event: Callable[[], Any], plain_tag: PlainTags, flagged: re
     key: str | None = None  # the innermost mapping's key waiting for its value
     key_pos: Pos | None = None
     nodes = 0
+    by_first, other = plain_tag.by_first.get, plain_tag.other
+    positions = _POSITIONS if len(_POSITIONS) < _MAX_POSITIONS else {}
     while True:
         event = get_event()
         kind = type(event)
@@ -116,7 +116,10 @@ def build_direct(get_event: Callable[[], Any], plain_tag: PlainTags, flagged: re
         if len(stack) >= max_depth or nodes > max_nodes:
             raise NotDirect()
         mark = event.start_mark
-        pos = Pos(mark.line + 1, mark.column + 1)
+        at = (mark.line, mark.column)
+        pos = positions.get(at)
+        if pos is None:
+            pos = positions[at] = Pos(mark.line + 1, mark.column + 1)
         if kind is ScalarEvent:
             if not stack:
                 raise NotDirect()  # a file holding one value
@@ -125,7 +128,12 @@ def build_direct(get_event: Callable[[], Any], plain_tag: PlainTags, flagged: re
             if not style:
                 if top_is_flow and (not value or "?" in value):
                     raise NotDirect()  # what libyaml reads differently (toolkit.yaml_events.ParsersDisagree)
-                tag = plain_tag(value) if event.implicit[0] else _STR
+                tag = _STR
+                if event.implicit[0]:  # PlainTags, read inline: this runs for every plain scalar
+                    for resolved, regexp in by_first(value[:1], other):
+                        if regexp.match(value):
+                            tag = resolved
+                            break
                 if tag != _STR:
                     if top_is_map and key is None:  # a key: always its text
                         if tag not in _KEY_TAGS:
