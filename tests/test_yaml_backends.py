@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +128,13 @@ def test_valid_files_are_read_by_libyaml(monkeypatch: pytest.MonkeyPatch) -> Non
     for path in SHIPPED:
         assert parse_yaml_text(path.read_text(encoding="utf-8"), path, path.name).data is not None
     assert started == []
+
+
+def test_the_characters_sent_to_the_pure_python_parser_are_exactly_those_libyaml_does_not_print() -> None:
+    everything = "".join(map(chr, range(0x110000)))
+    printable = re.compile("[\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    sent = {match.group() for match in yamlsource._LIBYAML_CHARS.finditer(everything)}
+    assert sent == set(everything) - set(printable.findall(everything))
 
 
 def test_ordinary_files_are_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
