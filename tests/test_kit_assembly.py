@@ -127,3 +127,32 @@ def test_a_render_cache_draws_again_when_the_projects_fonts_change(tmp_path) -> 
         assert with_font == kit_files(parts, "Game", svg=True)  # as drawn anew with the font
     finally:
         use_fallback_fonts(())
+
+
+def test_a_kept_assembly_replaces_pages_and_writes_what_a_fresh_assembly_writes() -> None:
+    """`duelkit watch` copies only the changed pages into the PDF it kept: the bytes must be those of
+    assembling anew, even when the replaced page was the one whose form (a card frame, with fonts of its
+    own) and fonts the other pages share, and when a changed page equals another one."""
+    from toolkit.render.assemble import Assembler
+    from toolkit.render.page_cache import draw_page
+    from toolkit.render.scene import Rect, reusable
+
+    frame = reusable([Rect(0, 0, 50, 50), Text(5, 5, "frame", 6, "bold")])
+
+    def sheet(word: str) -> bytes:
+        return draw_page(Page(100, 100, [frame, Text(10, 20, word, 9), Text(10, 30, "rules", 7, "condensed")]))
+
+    words = ["alpha", "beta", "gamma", "delta"]
+    sources = [sheet(word) for word in words]
+    order = [(index, 0) for index in range(len(sources))]
+    assembler = Assembler()
+    assert assembler.assemble("cards.pdf", sources, order, words, title="T") == assemble_pdf(sources, order, title="T")
+    for index, word in ((0, "omega"), (2, "zeta"), (0, "alpha"), (3, "beta")):  # the last equals page 1
+        words[index] = word
+        sources[index] = sheet(word)
+        if word == "beta":
+            sources[index] = sources[1]  # equal pages are one drawn page (the page cache)
+        kept = assembler.assemble("cards.pdf", sources, order, words, title="T")
+        assert kept == assemble_pdf(sources, order, title="T")
+    with pdfplumber.open(io.BytesIO(kept)) as pdf:
+        assert [page.extract_text().split("\n")[-2] for page in pdf.pages] == ["alpha", "beta", "zeta", "beta"]

@@ -4,6 +4,8 @@ against its schema, index by id, and read the project file. Problems are collect
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -12,6 +14,7 @@ from pydantic import BaseModel
 
 from toolkit.fields import ProjectFile
 from toolkit.problems import Problem
+from toolkit.rebuild_memo import RebuildMemo, in_effect
 from toolkit.safe_fs import FileProblem, display_path, project_file, scan_yaml
 from toolkit.schema import locate, validate_model
 from toolkit.yamlsource import LocatedDict, LocatedList, Pos, SourceFile, load_yaml_file
@@ -112,7 +115,7 @@ def load_kind(files: list[Path], model: type[T], plural: str, problems: list[Pro
                 broken.add(path.stem)
             continue
         for data, where in documents(loaded.data, loaded.source, plural, problems):
-            value, found = validate_model(model, data, loaded.source, where)
+            value, found = _validated(model, data, loaded.source, where)
             problems.extend(found)
             if value is not None:
                 entries.append(Located(value, loaded.source, data, where))
@@ -122,6 +125,32 @@ def load_kind(files: list[Path], model: type[T], plural: str, problems: list[Pro
             if broken is not None and isinstance(data.get("id"), str):
                 broken.add(data["id"])
     return entries
+
+
+class CheckMemo(RebuildMemo[Any]):
+    """Schema checks of one `duelkit watch`, by definition: a definition parsed once (the parse cache hands
+    the same data back while its file's bytes are unchanged) is checked once. The check reads nothing but
+    the definition, so its result stands as long as that does."""
+
+
+_CHECKS: ContextVar[CheckMemo | None] = ContextVar("duelkit_check_memo", default=None)
+
+
+def checking_with(memo: CheckMemo) -> AbstractContextManager[CheckMemo]:
+    """Definitions checked inside this block are looked up in `memo` first."""
+    return in_effect(_CHECKS, memo)
+
+
+def _validated(model: type[T], data: LocatedDict, source: SourceFile, where: tuple) -> tuple[T | None, list[Problem]]:
+    memo = _CHECKS.get()
+    if memo is None:
+        return validate_model(model, data, source, where)
+    # keyed by identity: the memo holds `data`, so its id is not reused meanwhile
+    held, value, found = memo.get((model, id(data), id(source), where),
+                                  lambda: (data, *validate_model(model, data, source, where)))
+    if held is not data:
+        value, found = validate_model(model, data, source, where)
+    return value, list(found)
 
 
 def index_by_id(entries: list[Located[D]], kind: str, problems: list[Problem]) -> dict[str, Located[D]]:

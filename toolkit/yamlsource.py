@@ -12,7 +12,9 @@ Nothing here prints; problems are returned.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import time
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
@@ -159,6 +161,11 @@ def load_yaml_file(path: Path, display: str | None = None, root: Path | None = N
     """Read and parse one YAML file. Never raises for bad content; returns problems instead.
     With `root` (the project), a file reached through a link leading outside it is refused unread."""
     display = display or str(path)
+    cache = _PARSE_CACHE.get()
+    unread = cache.unread(path, display) if cache is not None else None
+    if unread is not None:
+        return unread
+    signature = _signature(path) if cache is not None else None
     empty = SourceFile(path, display, [])
     try:
         raw, size = read_file(path, MAX_FILE_BYTES, root)
@@ -169,16 +176,39 @@ def load_yaml_file(path: Path, display: str | None = None, root: Path | None = N
             "Y008", None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES} bytes",
             hint="split the data into several files", expected=f"<= {MAX_FILE_BYTES} bytes",
             found=f"{size} bytes")])
-    return load_yaml_bytes(raw, path, display)
+    loaded = load_yaml_bytes(raw, path, display)
+    if cache is not None and signature is not None:
+        cache.read_at(path, display, signature, raw)
+    return loaded
+
+
+Signature = tuple[int, int, int, int, int, int]
+SETTLED_NS = 2_000_000_000  # a file unchanged this long before it was read is trusted by its signature
+
+
+def _signature(path: Path) -> Signature | None:
+    """What changes whenever a file is written, renamed over or replaced by a link (its status change time
+    cannot be set by a program), or None when that is not yet safe to rely on: a file changed in the last
+    SETTLED_NS may be written again within the same tick of the file system's clock."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if time.time_ns() - info.st_ctime_ns < SETTLED_NS:
+        return None
+    return (info.st_dev, info.st_ino, info.st_mode, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 class ParseCache(RebuildMemo[LoadedYaml]):
     """Files parsed in this process, keyed by their path and a hash of their bytes: `duelkit watch` keeps
-    one, so a save re-parses only the files whose bytes changed (`parsed` names them, since `start`)."""
+    one, so a save re-parses only the files whose bytes changed (`parsed` names them, since `start`). A file
+    whose signature (`_signature`: inode, size, times) is the one it had when it was last read is not read
+    again at all."""
 
     def __init__(self) -> None:
         super().__init__()
         self.parsed: list[str] = []
+        self.signatures: dict[tuple[Path, str], tuple[Signature, tuple[Path, str, bytes]]] = {}
 
     def start(self) -> None:
         super().start()
@@ -189,9 +219,30 @@ class ParseCache(RebuildMemo[LoadedYaml]):
             self.parsed.append(display)
             return _load_yaml_bytes(raw, path, display)
 
-        found = self.get((path, display, hashlib.blake2b(raw, digest_size=20).digest()), parse)
+        found = self.get(_key(raw, path, display), parse)
         # the data is shared between rebuilds and never changed by loading; the problem list is the caller's
         return replace(found, problems=list(found.problems))
+
+    def read_at(self, path: Path, display: str, signature: Signature, raw: bytes) -> None:
+        """`raw` was read from `path` when it had `signature` (taken before reading: a write during the
+        read changes the signature, so that file is read again next time)."""
+        self.signatures[(path, display)] = (signature, _key(raw, path, display))
+
+    def unread(self, path: Path, display: str) -> LoadedYaml | None:
+        """The file as last parsed when its signature is unchanged since it was read; None: read it."""
+        known = self.signatures.get((path, display))
+        if known is None:
+            return None
+        found = self.used.get(known[1]) or self.entries.get(known[1])
+        if found is None or _signature(path) != known[0]:
+            del self.signatures[(path, display)]
+            return None
+        self.used[known[1]] = found
+        return replace(found, problems=list(found.problems))
+
+
+def _key(raw: bytes, path: Path, display: str) -> tuple[Path, str, bytes]:
+    return (path, display, hashlib.blake2b(raw, digest_size=20).digest())
 
 
 _PARSE_CACHE: ContextVar[ParseCache | None] = ContextVar("duelkit_parse_cache", default=None)

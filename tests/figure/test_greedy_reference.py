@@ -65,7 +65,7 @@ def reference_evaluate(state: GameState, side: int, know: Knowledge) -> float:
     mover = state.player
     threat = reference_threat(state, mover, know)
     score = score + threat if mover == side else score - threat
-    seen = state.history.get(state._position_key(), 1) - 1
+    seen = state.history.get(state._history_key(), 1) - 1
     if seen:
         score += REPEAT_COST * seen if mover == side else -REPEAT_COST * seen
     return score

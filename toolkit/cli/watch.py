@@ -1,14 +1,16 @@
 """`duelkit watch`: build the kit, then rebuild it whenever a YAML file of the project is saved.
 
 Each save: the data is loaded and checked again; only the files whose bytes changed are parsed again
-(`ParseCache`). With errors, they are printed and the last good kit stays as it is. Otherwise the kit is
-laid out (pieces whose inputs are unchanged are not laid out again: `LayoutMemo`), only the pages whose
-content hash is new are drawn (`PageCache`, also kept in OUT/.cache unless --no-cache), only the PDFs
-holding such a page are assembled again (`RenderCache`; kit.pdf from the component PDFs), and only the files
-that changed are replaced in the kit folder
-(`OutputFolder.update`, atomic). The watcher holds the output folder's lock while it runs, so a `duelkit
-build` into the same folder is told to wait. Saves are reported by watchfiles (the `notify` library:
-inotify, FSEvents, ...), so an editor that saves by writing a new file and renaming it is seen too.
+(`ParseCache`), and only their definitions are schema-checked again (`loading.CheckMemo`; the checks across
+definitions, such as references, run at every save). With errors, they are printed and the last good kit
+stays as it is. Otherwise the kit is laid out (pieces whose inputs are unchanged are not laid out again:
+`LayoutMemo`), only the pages whose content hash is new are drawn (`PageCache`, also kept in OUT/.cache
+unless --no-cache), only the PDFs holding such a page are assembled again, copying only the changed pages
+into the PDF kept from the last rebuild (`RenderCache`, `render.assemble.Assembler`; kit.pdf from the
+component PDFs), and only the files that changed are replaced in the kit folder (`OutputFolder.update`,
+atomic). The watcher holds the output folder's lock while it runs, so a `duelkit build` into the same
+folder is told to wait. Saves are reported by watchfiles (the `notify` library: inotify, FSEvents, ...),
+so an editor that saves by writing a new file and renaming it is seen too.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 
     from toolkit.kit.files import RenderCache
     from toolkit.kit.memo import LayoutMemo
+    from toolkit.loading import CheckMemo
     from toolkit.output import OutputFolder
     from toolkit.yamlsource import ParseCache
 
@@ -150,6 +153,7 @@ class Session:
     written: dict[str, dict[str, bytes]] = field(default_factory=dict)
     caches: dict[str, RenderCache] = field(default_factory=dict)
     parses: ParseCache | None = None
+    checks: CheckMemo | None = None
     layout: LayoutMemo | None = None
     warnings: list[Problem] | None = None
 
@@ -158,6 +162,7 @@ class Session:
         self.written.clear()
         self.caches.clear()  # the pages kept on disk were in the folder watched before
         self.parses = None
+        self.checks = None
         self.layout = None
         self.warnings = None
 
@@ -165,13 +170,16 @@ class Session:
         """One rebuild: a file is parsed again only when its bytes changed (`ParseCache`); on invalid
         data, the problems are printed and nothing is written."""
         from toolkit.kit.memo import LayoutMemo, remembering
+        from toolkit.loading import CheckMemo, checking_with
         from toolkit.yamlsource import ParseCache, parsing_with
 
         self.parses = self.parses or ParseCache()
+        self.checks = self.checks or CheckMemo()
         self.layout = self.layout or LayoutMemo()
         self.parses.start()
+        self.checks.start()
         self.layout.start()
-        with parsing_with(self.parses), remembering(self.layout):
+        with parsing_with(self.parses), checking_with(self.checks), remembering(self.layout):
             self._rebuild(folder, saved)
 
     def _rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:

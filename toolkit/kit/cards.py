@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from toolkit.kit.art import fitted
+from toolkit.kit.memo import computed_for, laid_out
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.palette import ACCENT, CARD_FACE, INK
 from toolkit.pictures import Art, BackLook
-from toolkit.render.impose import BLEED, SAFE_ZONE, card_grid, fold_pairs, impose_cards
+from toolkit.render.impose import (
+    BLEED,
+    SAFE_ZONE,
+    CardGrid,
+    card_grid,
+    fold_pairs,
+    impose_cards,
+    one_back,
+    place_card,
+)
 from toolkit.render.scene import Anchor, Circle, Group, Line, Page, Rect, Shape, Style, Text, filled
 from toolkit.render.textfit import fit_line
 
@@ -87,7 +98,21 @@ def impose_deck(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shap
         for page in pages:
             page.folds = "cards"
         return pages
-    return impose_cards(fronts, backs, card_grid(paper, card_w, card_h, count=len(fronts)), label)
+    return impose_cards(fronts, backs, card_grid(paper, card_w, card_h, count=len(fronts)), label,
+                        _remembered_place, _remembered_back)
+
+
+def _remembered_place(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> Group:
+    """`place_card`, the same group again in a watch for a card laid out once (`kit.memo`), so its sheet's
+    hash and smallest text are found again."""
+    if not isinstance(art, tuple):
+        return place_card(art, grid, slot, back)
+    return computed_for("placed_card", art, partial(place_card, art, grid, slot, back), (grid, slot, back))
+
+
+def _remembered_back(items: Sequence[Shape]) -> tuple[Shape, ...]:
+    frozen = tuple(items)
+    return laid_out("card_back_form", frozen, partial(one_back, frozen))
 
 
 def card_piece(art: Sequence[Shape], width: float, height: float, label: str = "") -> Page:

@@ -5,7 +5,7 @@ kit.pdf assembled from the component PDFs with its print plan, and SVG pieces on
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import partial
 
 from toolkit.errors import DuelkitError
@@ -13,7 +13,7 @@ from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.plan import component_pages, kit_layout
 from toolkit.output import safe_name
-from toolkit.render.assemble import assemble_pdf
+from toolkit.render.assemble import Assembler, assemble_pdf
 from toolkit.render.page_cache import PageCache
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Page
@@ -38,6 +38,7 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
     files: dict[str, bytes] = {}
     rendered: list[bytes] = []
     fingerprints: list[str] = []
+    page_keys: list[list[str]] = []
     for component in components:
         name = safe_name(component.name)
         pdf_title = document_title(title, component.title)
@@ -45,7 +46,8 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
         keys = [cache.pages.key(page) for page in pages]
         fingerprint = _digest((pdf_title, keys))
         fingerprints.append(fingerprint)
-        pdf = cache.get(f"{name}.pdf", fingerprint, partial(_pdf, pdf_title, pages, keys, cache.pages))
+        page_keys.append(keys)
+        pdf = cache.get(f"{name}.pdf", fingerprint, partial(_pdf, pdf_title, pages, keys, cache, f"{name}.pdf"))
         rendered.append(pdf)
         _add_once(files, f"{name}.pdf", pdf)
         if on_render:
@@ -59,18 +61,47 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
         # the plan follows from the parts' pages (sizes, sides) and titles, all in their fingerprints
         fingerprint = _digest((title, repr(options), [(c.name, f) for c, f in zip(components, fingerprints,
                                                                                       strict=True)]))
-        files[KIT_FILE] = cache.get(KIT_FILE, fingerprint, partial(kit_pdf, components, title, options, rendered))
+        ids = _page_ids(components, fingerprints, page_keys, cache)
+        files[KIT_FILE] = cache.get(KIT_FILE, fingerprint, partial(kit_pdf, components, title, options, rendered,
+                                                                   cache.assembler, ids, cache))
         if on_render:
             on_render("kit")
     return files
 
 
-def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, rendered: Sequence[bytes]) -> bytes:
+def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, rendered: Sequence[bytes],
+            assembler: Assembler | None = None, ids: Sequence[Sequence[Hashable]] = (),
+            cache: RenderCache | None = None) -> bytes:
     """kit.pdf from the component PDFs already rendered (`rendered[n]` is component n's): only the plan
-    and the blank pages are drawn here."""
+    and the blank pages are drawn here (the plan again only when its pages changed, with a `cache`). With
+    an `assembler` (a watch), only the pages whose id changed (`ids[n][i]`: page i of component n) are
+    copied into the kit.pdf kept from the last rebuild."""
     layout = kit_layout(components, title, options)
-    plan = render_pdf(Document(f"{title}: print-and-play kit", layout.plan), shared_fonts=True)
-    return assemble_pdf([plan, *rendered], layout.pages)
+    document = Document(f"{title}: print-and-play kit", layout.plan)
+    if cache is None:
+        plan = render_pdf(document, shared_fonts=True)
+    else:
+        plan_key = _digest((document.title, [cache.pages.key(page) for page in layout.plan]))
+        if cache.plan is None or cache.plan[0] != plan_key:
+            cache.plan = (plan_key, render_pdf(document, shared_fonts=True))
+        plan = cache.plan[1]
+    if assembler is None:
+        return assemble_pdf([plan, *rendered], layout.pages)
+    plan_id = hashlib.blake2b(plan, digest_size=20).hexdigest()
+    page_ids = [ids[source - 1][index] if source else ("plan", plan_id, index) for source, index in layout.pages]
+    return assembler.assemble(KIT_FILE, [plan, *rendered], layout.pages, page_ids)
+
+
+def _page_ids(components: Sequence[Component], fingerprints: Sequence[str], keys: Sequence[list[str]],
+              cache: RenderCache) -> list[Sequence[Hashable]]:
+    """What each page of each component PDF shows, for kit.pdf's assembly: its page key, unless its
+    PDF had font subsets named apart (then a page's bytes depend on the other pages: the PDF's own
+    fingerprint is part of it)."""
+    if cache.assembler is None:
+        return []
+    return [page_keys if not cache.assembler.renamed(f"{safe_name(component.name)}.pdf")
+            else [(fingerprint, index) for index in range(len(page_keys))]
+            for component, fingerprint, page_keys in zip(components, fingerprints, keys, strict=True)]
 
 
 def _digest(value: object) -> str:
@@ -88,6 +119,9 @@ class RenderCache:
         self.pages = pages or PageCache()
         self.entries: dict[str, tuple[str, bytes]] = {}
         self.drawn: list[str] = []  # the files drawn since `start`
+        # the PDFs assembled, kept open so the next rebuild copies in only the pages that changed
+        self.assembler = Assembler() if keep else None
+        self.plan: tuple[str, bytes] | None = None  # kit.pdf's print plan drawn last, by its pages' keys
 
     def start(self) -> None:
         self.drawn = []
@@ -105,12 +139,15 @@ class RenderCache:
         return data
 
 
-def _pdf(title: str, pages: list[Page], keys: list[str], cache: PageCache) -> bytes:
+def _pdf(title: str, pages: list[Page], keys: list[str], cache: RenderCache, name: str) -> bytes:
     """A component's PDF: its pages, each drawn alone (or found in the cache), assembled in order."""
     if not pages:
         return render_pdf(Document(title, []), shared_fonts=True)
-    drawn = [cache.get(key, page) for key, page in zip(keys, pages, strict=True)]
-    return assemble_pdf(drawn, [(index, 0) for index in range(len(drawn))], title=title)
+    drawn = [cache.pages.get(key, page) for key, page in zip(keys, pages, strict=True)]
+    order = [(index, 0) for index in range(len(drawn))]
+    if cache.assembler is None:
+        return assemble_pdf(drawn, order, title=title)
+    return cache.assembler.assemble(name, drawn, order, keys, title=title)
 
 
 def _svg(page: Page, slug: str) -> bytes:

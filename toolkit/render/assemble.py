@@ -14,6 +14,7 @@ import hashlib
 import io
 import re
 import string
+from collections import Counter
 from collections.abc import Hashable, Sequence
 
 import pikepdf
@@ -29,37 +30,136 @@ def assemble_pdf(sources: Sequence[bytes], pages: Sequence[tuple[int, int]], inf
     """A PDF of `pages`, each (source index, page index), taking its document information (author,
     creator) from `sources[info_from]`, and `title` when given. A source passed twice (the same bytes
     object: a deck's identical backs) is opened once."""
-    opened: dict[int, int] = {}
-    distinct: list[bytes] = []
-    for data in sources:
-        if opened.setdefault(id(data), len(distinct)) == len(distinct):
-            distinct.append(data)
-    documents = [pikepdf.open(io.BytesIO(data)) for data in distinct]
+    assembled = _Assembled(sources, pages, (), info_from, title)
     try:
-        result = pikepdf.new()
-        info = result.copy_foreign(documents[opened[id(sources[info_from])]].docinfo)
-        if isinstance(info, pikepdf.Dictionary):
-            result.docinfo = info
-            if title is not None:
-                result.docinfo["/Title"] = pikepdf.String(title)
-        sharing = _Sharing()
+        return assembled.save()
+    finally:
+        assembled.close()
+
+
+class _Assembled:
+    """One assembled document, kept open (with the sources its pages were copied from: qpdf reads their
+    streams when it writes) so that `Assembler` can replace some of its pages later."""
+
+    def __init__(self, sources: Sequence[bytes], pages: Sequence[tuple[int, int]], ids: Sequence[Hashable],
+                 info_from: int, title: str | None) -> None:
+        opened: dict[int, int] = {}
+        distinct: list[bytes] = []
+        for data in sources:
+            if opened.setdefault(id(data), len(distinct)) == len(distinct):
+                distinct.append(data)
+        self.documents = [pikepdf.open(io.BytesIO(data)) for data in distinct]
+        self.versions = [self.documents[opened[id(data)]].pdf_version for data in sources]
+        self.sources = list(sources)
+        self.ids = list(ids)
+        self.result = pikepdf.new()
+        self.sharing = _Sharing()
+        self._info(self.documents[opened[id(sources[info_from])]], title)
         for source, index in pages:
             number = opened[id(sources[source])]
-            page = documents[number].pages[index]
-            result.pages.append(page)
-            sharing.walk(result.pages[-1].obj.get("/Resources"), page.obj.get("/Resources"),
-                         _source_keys(distinct[number]))
-        _name_subsets_apart(sharing.fonts)
+            page = self.documents[number].pages[index]
+            self.result.pages.append(page)
+            self.sharing.walk(self.result.pages[-1].obj.get("/Resources"), page.obj.get("/Resources"),
+                              _source_keys(distinct[number]))
+        self.renamed = _name_subsets_apart(self.sharing.fonts)
+
+    def _info(self, document: pikepdf.Pdf, title: str | None) -> None:
+        self.title = title
+        info = self.result.copy_foreign(document.docinfo)
+        if isinstance(info, pikepdf.Dictionary):
+            self.result.docinfo = info
+            if title is not None:
+                self.result.docinfo["/Title"] = pikepdf.String(title)
+
+    def replace(self, sources: Sequence[bytes], pages: Sequence[tuple[int, int]], ids: Sequence[Hashable],
+                info_from: int, title: str | None) -> bool:
+        """Replace the pages whose id changed, in place; False (the document is then spoiled) when that
+        could come out differently from assembling the whole anew: more than half the pages changed, a
+        changed page equal to another one (a fresh assembly shares their objects), font subsets named
+        apart, or too many sources held already."""
+        if self.renamed or not self.ids or len(ids) != len(self.ids) or len(sources) != len(self.sources):
+            return False
+        changed = [index for index, (old, new) in enumerate(zip(self.ids, ids, strict=True)) if old != new]
+        counts = Counter(ids)
+        if 2 * len(changed) > len(ids) or any(counts[ids[index]] > 1 for index in changed):
+            return False
+        if len(self.documents) > _KEPT_DOCUMENTS:
+            return False
+        same_info = sources[info_from] is self.sources[info_from] and title == self.title
+        fresh: dict[int, pikepdf.Pdf] = {}
+        for number, data in enumerate(sources):
+            if data is not self.sources[number]:
+                fresh[id(data)] = document = pikepdf.open(io.BytesIO(data))
+                self.documents.append(document)
+                self.versions[number] = document.pdf_version
+        self.sources = list(sources)
+        fonts = len(self.sharing.fonts)
+        for index in changed:
+            source, number = pages[index]
+            holder = fresh.get(id(sources[source]))
+            if holder is None:  # a changed page from a source that did not change: not expected, start anew
+                return False
+            page = holder.pages[number]
+            self.result.pages[index] = page
+            self.sharing.walk(self.result.pages[index].obj.get("/Resources"), page.obj.get("/Resources"),
+                              _source_keys(sources[source]))
+        if len(self.sharing.fonts) > fonts:
+            names = [str(font.get("/BaseFont")) for font in self.sharing.fonts]
+            if len(set(names)) != len(names):
+                return False  # a new subset under a name already taken: they would be named apart
+        if not same_info:
+            with pikepdf.open(io.BytesIO(sources[info_from])) as info:
+                self._info(info, title)
+        self.ids = list(ids)
+        return True
+
+    def save(self) -> bytes:
         buffer = io.BytesIO()
         # streams are copied as the sources hold them: re-encoding the ones reportlab wraps in ASCII85
         # would save 3 % of the file for 8 times the assembly time
-        result.save(buffer, deterministic_id=True, compress_streams=False,
-                    stream_decode_level=pikepdf.StreamDecodeLevel.none,
-                    min_version=max(d.pdf_version for d in documents))
+        self.result.save(buffer, deterministic_id=True, compress_streams=False,
+                         stream_decode_level=pikepdf.StreamDecodeLevel.none, min_version=max(self.versions))
         return buffer.getvalue()
-    finally:
-        for document in documents:
+
+    def close(self) -> None:
+        self.result.close()
+        for document in self.documents:
             document.close()
+
+
+_KEPT_DOCUMENTS = 512  # sources one kept document holds at most: past this, it is assembled anew (memory)
+
+
+class Assembler:
+    """Documents assembled before, kept open by name (`duelkit watch`): assembling one again with the
+    same number of pages copies only the pages whose id changed (`ids[n]`: equal ids mean equal pages)
+    into the kept document and saves it. The bytes are those a fresh `assemble_pdf` writes: qpdf numbers
+    the objects as it walks the pages, and shared fonts and forms are found by content whichever page
+    brought them; when that could differ, the document is assembled anew."""
+
+    def __init__(self) -> None:
+        self.kept: dict[str, _Assembled] = {}
+
+    def assemble(self, name: str, sources: Sequence[bytes], pages: Sequence[tuple[int, int]],
+                 ids: Sequence[Hashable], info_from: int = 0, title: str | None = None) -> bytes:
+        kept = self.kept.pop(name, None)
+        if kept is None or not kept.replace(sources, pages, ids, info_from, title):
+            if kept is not None:
+                kept.close()
+            kept = _Assembled(sources, pages, ids, info_from, title)
+        self.kept[name] = kept
+        return kept.save()
+
+    def renamed(self, name: str) -> bool:
+        """Whether the document last assembled under `name` had font subsets named apart (its pages then
+        depend on one another)."""
+        kept = self.kept.get(name)
+        return kept is None or kept.renamed
+
+    def close(self) -> None:
+        for kept in self.kept.values():
+            kept.close()
+        self.kept.clear()
 
 
 _KEYS: dict[int, tuple[bytes, dict[tuple[int, int], Hashable]]] = {}  # by source: its objects' content keys
@@ -111,13 +211,33 @@ class _Sharing:
             first = self.kept.get(key)
             if first is None:
                 self.kept[key] = obj
+                # which page brought it first must not show: its own name for it (obsolete) is dropped
+                own = obj.stream_dict if isinstance(obj, pikepdf.Stream) else obj
+                if isinstance(own, pikepdf.Dictionary) and "/Name" in own:
+                    del own["/Name"]
                 if kind == "/Font":
                     self.fonts.append(obj)
                 elif isinstance(obj, pikepdf.Stream) and isinstance(original, pikepdf.Stream):
-                    # a form's own fonts and pictures
+                    # a form's own fonts and pictures; its resource tables are its own copies, since in its
+                    # source they are the page's too, and which page brought the form must not show
+                    resources = obj.stream_dict.get("/Resources")
+                    if isinstance(resources, pikepdf.Dictionary):
+                        obj.stream_dict["/Resources"] = _own_copy(resources)
                     self.walk(obj.stream_dict.get("/Resources"), original.stream_dict.get("/Resources"), keys)
             elif first.objgen != obj.objgen:
                 table[name] = first
+
+
+def _own_copy(resources: pikepdf.Dictionary) -> pikepdf.Dictionary:
+    """A direct copy of a resource dictionary and of its tables (the fonts, forms and pictures they name
+    stay shared)."""
+    def direct(value: object) -> object:
+        if isinstance(value, pikepdf.Dictionary) and not isinstance(value, pikepdf.Stream):
+            return pikepdf.Dictionary({name: item for name, item in value.items()})
+        if isinstance(value, pikepdf.Array):
+            return pikepdf.Array(list(value))
+        return value
+    return pikepdf.Dictionary({name: direct(value) for name, value in resources.items()})
 
 
 def _key(obj: object, keys: dict[tuple[int, int], Hashable]) -> Hashable:
@@ -153,12 +273,14 @@ def _items_key(obj: pikepdf.Dictionary, keys: dict[tuple[int, int], Hashable]) -
     return tuple(sorted((name, _key(value, keys)) for name, value in obj.items() if name not in _OWN))
 
 
-def _name_subsets_apart(fonts: list[pikepdf.Object]) -> None:
+def _name_subsets_apart(fonts: list[pikepdf.Object]) -> bool:
     """Each source names its font subsets from AAAAAA up, so two different subsets may arrive under one
-    name; the later ones get the next tags no font uses yet (deterministic: in page order)."""
+    name; the later ones get the next tags no font uses yet (deterministic: in page order). Whether any
+    was renamed."""
     used = {str(font.get("/BaseFont")) for font in fonts}
     taken: set[str] = set()
     counter = 0
+    renamed = False
     for font in fonts:
         name = font.get("/BaseFont")
         text = str(name)[1:] if isinstance(name, pikepdf.Name) else ""
@@ -167,14 +289,16 @@ def _name_subsets_apart(fonts: list[pikepdf.Object]) -> None:
             continue
         while True:
             counter += 1
-            renamed = _letters(counter, _TAG_LENGTH) + text[_TAG_LENGTH:]
-            if "/" + renamed not in used and renamed not in taken:
+            tag = _letters(counter, _TAG_LENGTH) + text[_TAG_LENGTH:]
+            if "/" + tag not in used and tag not in taken:
                 break
-        taken.add(renamed)
-        font["/BaseFont"] = pikepdf.Name("/" + renamed)
+        taken.add(tag)
+        font["/BaseFont"] = pikepdf.Name("/" + tag)
         descriptor = font.get("/FontDescriptor")
         if isinstance(descriptor, pikepdf.Dictionary) and "/FontName" in descriptor:
-            descriptor["/FontName"] = pikepdf.Name("/" + renamed)
+            descriptor["/FontName"] = pikepdf.Name("/" + tag)
+        renamed = True
+    return renamed
 
 
 def _is_subset(name: str) -> bool:

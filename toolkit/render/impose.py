@@ -9,8 +9,9 @@ SHEET_MARGIN to the paper edge (most home printers cannot print the outer 4-6.35
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolkit.render.scene import PT_TO_MM, Circle, Group, Line, Page, Rect, Shape, Style, Text, reusable
 from toolkit.render.textfit import fit_text, text_lines
@@ -113,8 +114,10 @@ def card_grid(paper: str, card_w: float, card_h: float, bleed: float = BLEED, co
     return min(grids, key=cost)
 
 
-def crop_marks(grid: CardGrid, count: int, back: bool = False) -> list[Line]:
-    """Short lines in the margins, in line with every trim edge, never over the art."""
+@lru_cache(maxsize=64)
+def crop_marks(grid: CardGrid, count: int, back: bool = False) -> tuple[Line, ...]:
+    """Short lines in the margins, in line with every trim edge, never over the art. Remembered: a deck's
+    full sheets all have the same marks (the same objects, so a watch hashes them once: `PageCache`)."""
     used_rows = math.ceil(count / grid.cols)
     used_cols = min(count, grid.cols)
     xs: set[float] = set()
@@ -135,10 +138,11 @@ def crop_marks(grid: CardGrid, count: int, back: bool = False) -> list[Line]:
     for y in sorted(ys):
         marks.append(Line(left, y, left - MARK_LENGTH, y, CROP_STYLE))
         marks.append(Line(right, y, right + MARK_LENGTH, y, CROP_STYLE))
-    return marks
+    return tuple(marks)
 
 
-def _card_group(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> Group:
+def place_card(art: Sequence[Shape], grid: CardGrid, slot: int, back: bool) -> Group:
+    """A card's art at its slot of the sheet (mirrored on a back), clipped to its bleed."""
     dx, dy, rotate = grid.placement(slot, back)
     clip = Rect(-grid.bleed, -grid.bleed, grid.card_w + 2 * grid.bleed, grid.card_h + 2 * grid.bleed)
     return Group(tuple(art), dx=dx, dy=dy, rotate=rotate, clip=clip)
@@ -156,37 +160,45 @@ def sheet_guides(width: float, height: float) -> list[Shape]:
     return [Rect(SHEET_MARGIN, SHEET_MARGIN, width - 2 * SHEET_MARGIN, height - 2 * SHEET_MARGIN, GUIDE_MARGIN)]
 
 
-def _slot_guides(grid: CardGrid, count: int, back: bool) -> list[Shape]:
+@lru_cache(maxsize=64)
+def _slot_guides(grid: CardGrid, count: int, back: bool) -> tuple[Shape, ...]:
     guides = card_guides(grid.card_w, grid.card_h, grid.bleed)
     placed: list[Shape] = []
     for slot in range(count):
         dx, dy, rotate = grid.placement(slot, back)
         placed.append(Group(tuple(guides), dx=dx, dy=dy, rotate=rotate))
-    return placed
+    return tuple(placed)
+
+
+def one_back(items: Sequence[Shape]) -> tuple[Shape, ...]:
+    """The back every card shares, as a form: stored once in the PDF."""
+    return (reusable(items),)
 
 
 def impose_cards(fronts: Sequence[Sequence[Shape]], backs: Sequence[Sequence[Shape]] | None, grid: CardGrid,
-                 label: str) -> list[Page]:
+                 label: str, place: Callable[[Sequence[Shape], CardGrid, int, bool], Group] = place_card,
+                 shared_back: Callable[[Sequence[Shape]], tuple[Shape, ...]] = one_back) -> list[Page]:
     """Front sheet, then (with backs) its back sheet, for every `grid.per_sheet` cards.
-    `backs` holds one back per front, or a single back used for every card."""
+    `backs` holds one back per front, or a single back used for every card (made a form by `shared_back`);
+    `place` puts a card on its slot (a watch passes ones that remember: `kit.cards.impose_deck`)."""
     pages: list[Page] = []
     width, height = grid.paper
     if backs and len(backs) == 1:
-        backs = [[reusable(backs[0])]]  # one back for every card: stored once in the PDF
+        backs = [shared_back(backs[0])]
     for sheet, start in enumerate(range(0, len(fronts), grid.per_sheet), start=1):
         chunk = list(range(start, min(start + grid.per_sheet, len(fronts))))
         front = Page(width, height, label=f"{label} {sheet}" + (" front" if backs else ""),
-                     side="front" if backs else "single", guides=_slot_guides(grid, len(chunk), False))
+                     side="front" if backs else "single", guides=list(_slot_guides(grid, len(chunk), False)))
         for slot, index in enumerate(chunk):
-            front.add(_card_group(fronts[index], grid, slot, back=False))
+            front.add(place(fronts[index], grid, slot, False))
         front.add(*crop_marks(grid, len(chunk)))
         pages.append(front)
         if backs:
             back = Page(width, height, label=f"{label} {sheet} back", side="back",
-                        guides=_slot_guides(grid, len(chunk), True))
+                        guides=list(_slot_guides(grid, len(chunk), True)))
             for slot, index in enumerate(chunk):
                 art = backs[index] if len(backs) > 1 else backs[0]
-                back.add(_card_group(art, grid, slot, back=True))
+                back.add(place(art, grid, slot, True))
             back.add(*crop_marks(grid, len(chunk), back=True))
             pages.append(back)
     return pages

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import operator
 import pickle
 from collections.abc import Callable
 from functools import cache
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
-from toolkit.render.scene import Document, Page
+from toolkit.render.scene import Document, Group, Page, Reuse
 
 CACHE_FORMAT = 1  # bump when what a cached page file holds changes
 
@@ -62,6 +63,7 @@ class PageCache:
         self.drawn = 0
         self._keys: dict[int, tuple[Page, str]] = {}
         self._salt = b""
+        self._parts = _PartDigests()
 
     def start(self) -> None:
         """A new rebuild: keep only the pages the last one used."""
@@ -70,6 +72,7 @@ class PageCache:
         self.drawn = 0
         self._keys.clear()
         self._salt = b""
+        self._parts.start()
 
     def key(self, page: Page) -> str:
         """The hash of what the page shows and of what draws it (the same page object is hashed once
@@ -80,9 +83,7 @@ class PageCache:
         if not self._salt:
             fonts = tuple(font.pdf_name for font in fallback_fonts())
             self._salt = repr((renderer_version(), fonts)).encode("utf-8")
-        digest = hashlib.blake2b(self._salt, digest_size=20)
-        digest.update(pickle.dumps((page.width, page.height, page.items), protocol=5))
-        key = digest.hexdigest()
+        key = self._parts.page(page, self._salt)
         self._keys[id(page)] = (page, key)
         return key
 
@@ -122,3 +123,54 @@ class PageCache:
             return
         with contextlib.suppress(OSError):  # the cache only saves time: a full disk draws again next time
             self.write(path, data)
+
+
+class _PartDigests:
+    """The hash of each item of a page, by identity: a piece laid out once per watch (`kit.memo`: a card, a
+    spinner disc, crop marks) is the same objects at every rebuild, so it is pickled and hashed once, not
+    once per sheet and rebuild; a group's or form's items are hashed as one tuple. Each object is held with
+    its hash (so its id is not reused meanwhile); what the last rebuild did not use is forgotten at the next
+    `start`."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[object, bytes]] = {}
+        self.used: dict[int, tuple[object, bytes]] = {}
+        # pages by their size and their items' ids: a page made of remembered pieces only is hashed once
+        self.pages: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
+        self.pages_used: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
+
+    def start(self) -> None:
+        if self.used:
+            self.entries, self.used = self.used, {}
+        if self.pages_used:
+            self.pages, self.pages_used = self.pages_used, {}
+
+    def page(self, page: Page, salt: bytes) -> str:
+        """The page's key: the hash of `salt`, its size and its items' hashes."""
+        items = tuple(page.items)
+        signature = (salt, page.width, page.height, *map(id, items))
+        known = self.pages_used.get(signature) or self.pages.get(signature)
+        if known is None or not all(map(operator.is_, known[0], items)):
+            digest = hashlib.blake2b(salt, digest_size=20)
+            digest.update(pickle.dumps((page.width, page.height, len(items)), protocol=5))
+            for item in items:
+                digest.update(self.part(item))
+            known = (items, digest.hexdigest())
+        self.pages_used[signature] = known
+        return known[1]
+
+    def part(self, item: object) -> bytes:
+        """A fixed-size hash of a scene item (or of a group's tuple of items); the type is part of it, so
+        a group and a form never meet."""
+        known = self.used.get(id(item)) or self.entries.get(id(item))
+        if known is None or known[0] is not item:
+            if type(item) is Group:
+                value: object = (Group, item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y,
+                                 item.scale, self.part(item.items))
+            elif type(item) is Reuse:
+                value = (Reuse, item.key, self.part(item.items))
+            else:
+                value = item
+            known = (item, hashlib.blake2b(pickle.dumps(value, protocol=5), digest_size=20).digest())
+        self.used[id(item)] = known
+        return known[1]

@@ -37,7 +37,7 @@ def evaluate(state: GameState, side: int, know: Knowledge) -> float:
     """The position's worth to `side` (positive: good for `side`)."""
     if state.is_terminal():
         return terminal_value(state, side)
-    seen = state.history.get(state.position_key(), 1) - 1
+    seen = state.history.get(state.history_key(), 1) - 1
     if state.phase != START:
         return _score(state, side, seen, know)
     # At the start of a turn the score reads only these (the turn's moves come from the same fields, and the

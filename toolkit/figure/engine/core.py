@@ -106,12 +106,12 @@ class StateCore:
     pending: Pending
     result: tuple[int, str] | None
     seen: int  # an order-free digest of the positions in `history` but not in `_unhashed` (state_hash never walks it)
-    history: dict[tuple[int, ...], int]  # position_key() -> times seen
-    _unhashed: list[tuple[int, ...]]  # keys entered in `history` since `seen` was brought up to date
+    history: dict[bytes, int]  # history_key() (position_key() packed) -> times seen
+    _unhashed: list[bytes]  # keys entered in `history` since `seen` was brought up to date
     _flags: int  # SHARED | LOOSE: two flags in one slot, so a clone copies one field for both
     _legal: list[Action] | list[int] | None
     _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
-    _key: tuple[int, ...] | None  # position_key() of the turn's start, computed there anyway for repetition
+    _key: bytes | None  # history_key() of the turn's start, computed there anyway for repetition
 
     @property
     def _loose(self) -> bool:

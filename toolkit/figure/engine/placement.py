@@ -68,7 +68,7 @@ class Placement(StateCore):
         occ = self.occ
         return sorted([occ[node] for node in bits(near)]) if near else []
 
-    def _compute_moves(self) -> TurnMoves:  # noqa: C901  - the hot path, kept flat
+    def _compute_moves(self) -> TurnMoves:
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn): each unit's
         destinations from its node's way (one mask AND and one lookup), its Reach looked up by that mask.
         The same pass notes which units a module may apply to (`TurnMoves.units`)."""
@@ -83,7 +83,8 @@ class Placement(StateCore):
         bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
         lowest = game.move_mp_floor
         through = self.tfx[4]
-        ways, reaches_of = game._ways, game._reaches
+        slot_ways = game.slot_ways.get(bonus) or game.make_slot_ways(bonus)
+        reaches_of = game._reaches
         actions: list[Action] = []
         wakes: list[Action] = []
         reaches: list[Reach] = []
@@ -102,20 +103,17 @@ class Placement(StateCore):
                     if not effects.can_be_selected_to_move(rule):
                         continue
                 movable |= bit
-                mp = mp_table[slot][form[slot]] + bonus
-                if mp < lowest:
-                    mp = lowest
-                try:
-                    way = ways[where][mp]
-                except IndexError:
-                    way = game.way(where, mp)
+                way = slot_ways[slot][form[slot]][where]
                 if way is None:  # too long a move for a table: search
+                    mp = max(lowest, mp_table[slot][form[slot]] + bonus)
                     found = game._search(where, mp, game.full_mask if through == slot else passable) & free
                 else:
                     need, known = way
                     key = 0 if through == slot else need & shut  # a move-through module: every node may be passed
                     got = known.get(key)
-                    found = (game.learn(where, mp, key) if got is None else got) & free
+                    if got is None:
+                        got = game.learn(where, max(lowest, mp_table[slot][form[slot]] + bonus), key)
+                    found = got & free
             elif where == HANGAR:
                 if wait[slot] > 0:
                     waiting |= bit
@@ -175,6 +173,11 @@ class Placement(StateCore):
         pos, status, nbr = self.pos, self.status, game.nbr_mask
         # every unit has the MP for a step and a deploy (past the first turn, as a rule): no MP to work out
         any_mp = game.surely_mp[self.turn == 0] if self.tfx[5] == 0 else False
+        own = masks[side]
+        if own and any_mp:  # most turns: the unit on the side's lowest node has a free node next to it
+            node = (own & -own).bit_length() - 1
+            if nbr[node] & free and not status[self.occ[node]]:
+                return True
         for slot in game.side_units[side]:
             where = pos[slot]
             if where >= 0:

@@ -141,9 +141,10 @@ class GameTables:
         # reached (see `way`): a move is one mask AND and one lookup
         self._ways: list[list[Way | None]] = [[(0, {0: 0})] for _ in self.node_names]
         self._deploy_ways: tuple[list[Way], list[Way]] = ([], [])  # per side, per steps after the entry
+        # by MP bonus: per slot, per form, per node, the way of that form's move (see `make_slot_ways`)
+        self.slot_ways: dict[int, tuple[tuple[tuple[Way | None, ...], ...], ...]] = {}
         # per slot, its Reach by destination mask: a unit's destination sets recur all game
         self._reaches: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
-        self._unit_cache: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
         self.node_bits = len(self.node_names) + 1
         # the nodes next to a mask's nodes, by mask: a player asks for the same reaches' neighbours all game
         self._halos: dict[int, int] = {}
@@ -169,6 +170,7 @@ class GameTables:
         self.unit_bits = tuple(tuple((1 << i, slot) for i, slot in enumerate(units)) for units in self.side_units)
         self.activated_slots = tuple(tuple(s for s in units if self.activated[s]) for units in self.side_units)
         self.activated_bits = tuple(_or(1 << s for s in slots) for slots in self.activated_slots)
+        self.all_used = tuple((1 << len(kinds)) - 1 for kinds in self.module_kinds)  # `used` when all are spent
         self.module_targets = tuple(tuple(MODULE_TARGETS.get(kind, FIELD_UNITS) for kind in kinds)
                                     for kinds in self.module_kinds)
         # each side's module actions by (spent modules, unit sets) packed in one int: the same few recur all game
@@ -244,6 +246,15 @@ class GameTables:
             table = self.steps_from(start, len(ways))
             ways.append(None if table is None else (_or(need for need, _ in table), {}))
         return ways[mp]
+
+    def make_slot_ways(self, bonus: int) -> tuple[tuple[tuple[Way | None, ...], ...], ...]:
+        """Per slot, per form, per node: the way of the form's move with `bonus` MP (never below the rules' floor),
+        so a turn's move listing reads a unit's way with three index operations (kept in `slot_ways`)."""
+        floor = self.move_mp_floor
+        table = tuple(tuple(tuple(self.way(node, max(floor, mp + bonus)) for node in range(len(self.node_names)))
+                            for mp in forms) for forms in self.mp)
+        self.slot_ways[bonus] = table
+        return table
 
     def deploy_way(self, side: int, steps: int) -> Way:
         """The way of a deploy of `side` with `steps` steps after the entry, when only free nodes may be passed:

@@ -4,6 +4,7 @@ repetition, System Lockout) and its end (chimera Poison's spins, thawing, Wait, 
 from __future__ import annotations
 
 import itertools
+import struct
 
 from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine import effects
@@ -28,6 +29,7 @@ from toolkit.figure.engine.core import (
 )
 from toolkit.figure.engine.tables import BAY, REMOVED, bits
 
+_PACKERS: dict[int, struct.Struct] = {}  # by key length: little-endian 64-bit ints, the same bytes on every machine
 STATUSED_OR_WAITING = (1 << 2 * SQUAD_UNITS) - 1  # TurnMoves.units >> SQUAD_UNITS: its sets of units with a status
 # and of units waiting in the Hangar
 
@@ -44,7 +46,8 @@ class TurnFlow(Battles):
         if listed is None:
             listed = self._moves = self._compute_moves()
         moves = listed.actions
-        modules = self._module_actions(listed.units) if phase == START and game.module_targets[side] else ()
+        unspent = phase == START and self.used[side] != game.all_used[side]  # a module may be played
+        modules = self._module_actions(listed.units) if unspent else ()
         # an activated subroutine needs an own unit with a status or one waiting in the Hangar
         subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
                        and listed.units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
@@ -78,7 +81,7 @@ class TurnFlow(Battles):
         self.battle = None
         self.spin = None
         self._legal = self._moves = None  # derived from the position, which changed (or was arranged by hand)
-        key = self._key = self._position_key()
+        key = self._key = self._history_key()
         if self._flags & SHARED:
             self.history = dict(self.history)
             self._unhashed = self._unhashed[:]
@@ -160,8 +163,20 @@ class TurnFlow(Battles):
 
     def position_key(self) -> tuple[int, ...]:
         """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
+        return self._position_key()
+
+    def history_key(self) -> bytes:
+        """`position_key()` packed as the history keeps it (little-endian 64-bit ints): equal keys, equal bytes.
+        Bytes keep their hash, so the history's look-up and write hash the key once, and a digest packs nothing."""
         key = self._key
-        return key if key is not None else self._position_key()
+        return key if key is not None else self._history_key()
+
+    def _history_key(self) -> bytes:
+        key = self._position_key()
+        packer = _PACKERS.get(len(key))
+        if packer is None:
+            packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
+        return packer.pack(*key)
 
     def _position_key(self) -> tuple[int, ...]:
         bay_a, bay_b = self.bay

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from toolkit.figure.database import Database
 from toolkit.figure.model import Squad, Unit
@@ -21,6 +22,8 @@ class KitContext:
     # Text cut short while laying out (R001); each generator drains it into its component's warnings.
     fits: TextFits = field(default_factory=TextFits, compare=False)
     squad_ids: tuple[str, ...] = ()  # `build --squads A,B`: the squads of sides A and B (default: the first two)
+    # what generators of this one kit share (the manual, written once for the manual and the quick reference)
+    shared: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.fits.locate = self.locate

@@ -4,11 +4,14 @@ whole kit (toolkit/figure/kit/build.py), so validating a project stays quick."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from toolkit.figure.database import Database
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.module_cards import build_modules
 from toolkit.figure.kit.schematics import build_schematics
 from toolkit.kit.glyphs import glyph_warnings, project_glyph_warnings
+from toolkit.kit.memo import computed_for
 from toolkit.problems import Problem
 
 
@@ -28,5 +31,6 @@ def glyph_problems(database: Database) -> list[Problem]:
     found = project_glyph_warnings(database.project_file)
     for kind in (database.units, database.modules, database.squads):
         for entry in kind.values():
-            found += glyph_warnings(entry.source, entry.data, skip)
+            found += computed_for("glyph_warnings", entry.data,
+                                  partial(glyph_warnings, entry.source, entry.data, skip))
     return found

@@ -212,8 +212,17 @@ def build_quickref_component(ctx: KitContext, manual: Manual) -> Component:
 
 def build_manual_pages(ctx: KitContext) -> Component:
     """The kit's manual: its examples use the kit's squads; the d10 table is on the kit's d10 sheet."""
-    return build_manual_component(ctx, build_manual(ctx.db, ctx.squads_by_side(), with_d10_table=False))
+    return build_manual_component(ctx, _kit_manual(ctx))
 
 
 def build_quick_reference(ctx: KitContext) -> Component:
-    return build_quickref_component(ctx, build_manual(ctx.db, ctx.squads_by_side()))
+    return build_quickref_component(ctx, _kit_manual(ctx))
+
+
+def _kit_manual(ctx: KitContext) -> Manual:
+    """The kit's manual, written once for both the manual and the quick reference of one kit (the quick
+    reference's sections do not depend on where the d10 table is)."""
+    manual = ctx.shared.get("manual")
+    if not isinstance(manual, Manual):
+        manual = ctx.shared["manual"] = build_manual(ctx.db, ctx.squads_by_side(), with_d10_table=False)
+    return manual

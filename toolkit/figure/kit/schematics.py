@@ -20,7 +20,7 @@ from toolkit.kit.art import framed
 from toolkit.kit.cards import SAFE, SCHEMATIC, card_back, card_face, card_piece, heading, impose_deck
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
-from toolkit.kit.memo import laid_out_reporting
+from toolkit.kit.memo import Same, laid_out_reporting
 from toolkit.kit.palette import ACCENT, INK, MUTED, RULE
 from toolkit.render.scene import (
     Anchor,
@@ -310,7 +310,7 @@ def schematic_front(ctx: KitContext, unit: Unit, facts: UnitFacts,
     """A unit's card. Laid out once per watch for the same unit, facts, art and theme (`laid_out_reporting`:
     its text cut short is reported again at each rebuild)."""
     frame = frame or reusable(_frame(ctx))
-    inputs = (unit, facts, frame.key, ctx.db.art.get(("unit", unit.id)), look_key(ctx), ctx.options)
+    inputs = (Same(unit), facts, frame.key, ctx.db.art.get(("unit", unit.id)), look_key(ctx), ctx.options)
     return laid_out_reporting("schematic_front", inputs, ctx.fits, partial(_schematic_front, ctx, unit, facts, frame))
 
 

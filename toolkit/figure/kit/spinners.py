@@ -13,13 +13,13 @@ from functools import partial
 
 from toolkit.figure import constants
 from toolkit.figure.kit.colors import LEGEND_ORDER, SEGMENT
-from toolkit.figure.kit.context import KitContext
+from toolkit.figure.kit.context import KitContext, look_key
 from toolkit.figure.model import Color, Unit
 from toolkit.figure.rules.disk import range_label, ranges
 from toolkit.figure.theme import Theme
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
-from toolkit.kit.memo import laid_out
+from toolkit.kit.memo import Same, laid_out
 from toolkit.kit.palette import ACCENT, INK, MUTED
 from toolkit.render.fonts import text_width
 from toolkit.render.impose import PAPER_SIZES
@@ -144,7 +144,7 @@ def spinner_cell(unit: Unit, x: float, y: float, width: float,
     """One cell: the disc, its name inside the cut circle along the bottom; (x, y) is the cell's top-left.
     Laid out once per watch for the same unit and place (`laid_out`): a pure function of its arguments."""
     inputs = (unit, x, y, width, radius)
-    items, cut = laid_out("spinner_cell", inputs, partial(_spinner_cell, *inputs))
+    items, cut = laid_out("spinner_cell", (Same(unit), *inputs[1:]), partial(_spinner_cell, *inputs))
     return list(items), list(cut)
 
 
@@ -193,7 +193,7 @@ def build_spinners(ctx: KitContext) -> Component:
     sheets = math.ceil(len(units) / layout.per_page)
     for sheet, first in enumerate(range(0, len(units), layout.per_page), start=1):
         page = Page(width, height, label=f"{terms.data_disk} spinners {sheet}")
-        page.add(*_header(ctx.theme, width, sheet, sheets))
+        page.add(*_header(ctx, width, sheet, sheets))
         for slot, unit in enumerate(units[first:first + layout.per_page]):
             row, col = divmod(slot, layout.cols)
             x = MARGIN + col * layout.cell_w
@@ -213,7 +213,13 @@ def build_spinners(ctx: KitContext) -> Component:
     return component
 
 
-def _header(theme: Theme, width: float, sheet: int, sheets: int) -> list[Shape]:
+def _header(ctx: KitContext, width: float, sheet: int, sheets: int) -> list[Shape]:
+    """A page's title, how to spin and the colour legend; laid out once per watch (`laid_out`)."""
+    return list(laid_out("spinner_header", (look_key(ctx), width, sheet, sheets),
+                         partial(_laid_out_header, ctx.theme, width, sheet, sheets)))
+
+
+def _laid_out_header(theme: Theme, width: float, sheet: int, sheets: int) -> tuple[Shape, ...]:
     terms = theme.terms
     inner = width - 2 * MARGIN
     top = MARGIN
@@ -239,4 +245,4 @@ def _header(theme: Theme, width: float, sheet: int, sheets: int) -> list[Shape]:
         x += slot
     items.append(Line(MARGIN, top + HEADER_H - 2.5, width - MARGIN, top + HEADER_H - 2.5,
                       Style(stroke=ACCENT, width=0.4)))
-    return items
+    return tuple(items)

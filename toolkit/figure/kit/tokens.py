@@ -23,7 +23,7 @@ from toolkit.kit.bleed import CUT_NOTE, TOKEN_BLEED, Cutout, Trim, placed_guides
 from toolkit.kit.component import Component
 from toolkit.kit.fits import data_spot
 from toolkit.kit.fold import FOLD_NOTE, PAIR_GAP, FoldPair
-from toolkit.kit.memo import laid_out_reporting
+from toolkit.kit.memo import Same, computed_for, laid_out_reporting
 from toolkit.kit.palette import INK, MUTED, RULE, TEAM
 from toolkit.players import PLAYERS, Player
 from toolkit.render.fonts import printable, text_width
@@ -168,7 +168,7 @@ def short_name(unit: Unit, unit_word: str) -> str:
 def unit_token(ctx: KitContext, unit: Unit, side: Player) -> Disc:
     """A unit's token for one side. Laid out once per watch for the same unit, side, art, token size and
     theme (`laid_out_reporting`: its text cut short is reported again at each rebuild)."""
-    inputs = (unit, side, ctx.db.board.token_diameter_mm, ctx.db.art.get(("unit", unit.id)), look_key(ctx))
+    inputs = (Same(unit), side, ctx.db.board.token_diameter_mm, ctx.db.art.get(("unit", unit.id)), look_key(ctx))
     return laid_out_reporting("unit_token", inputs, ctx.fits, partial(_unit_token, ctx, unit, side))
 
 
@@ -362,8 +362,11 @@ def _draw(sheets: _Sheets, disc: Disc, cx: float, cy: float) -> None:
         sheets.add(Group(pair.printed(), dx=x, dy=y))
         sheets.pages[-1].guides.append(Group(pair.guides(), dx=x, dy=y))
         return
-    sheets.add(Group(disc.art, dx=cx, dy=cy))
-    sheets.pages[-1].guides.append(placed_guides(disc.piece, cx, cy))
+    # a token laid out once is placed as the same objects again in a watch (`computed_for`): its page's
+    # hash and smallest text are then found again, not computed
+    sheets.add(computed_for("placed_token", disc.art, partial(Group, disc.art, dx=cx, dy=cy), (cx, cy)))
+    sheets.pages[-1].guides.append(computed_for("token_guides", disc, partial(placed_guides, disc.piece, cx, cy),
+                                                (cx, cy)))
 
 
 def layout(ctx: KitContext, all_sections: list[Section]) -> list[Page]:
