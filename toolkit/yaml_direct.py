@@ -58,7 +58,7 @@ class PlainTags:
 _CONSTRUCTOR = SafeConstructor()
 # Positions are immutable and the same few recur in every file (line 3, column 5...): one Pos object each.
 _POSITIONS: dict[tuple[int, int], Pos] = {}
-_MAX_POSITIONS = 100_000
+_MAX_POSITIONS = 20_000  # a few MB at most in a long `watch` or `serve` session
 
 
 def _plain_value(tag: str, value: str) -> Any:
