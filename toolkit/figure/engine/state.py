@@ -44,6 +44,7 @@ from toolkit.figure.engine.core import (
     DRAW,
     GOAL,
     LOCKOUT,
+    LOOKAHEAD,
     LOOSE,
     MOVE_PHASE,
     NO_TURN_FX,
@@ -224,7 +225,8 @@ class GameState(TurnFlow):
         s.seen = self.seen
         s.history = self.history  # both copied on the next write by either state
         s._unhashed = self._unhashed
-        self._flags = s._flags = self._flags | SHARED
+        flags = self._flags = self._flags | SHARED
+        s._flags = flags | LOOKAHEAD
         s._legal = self._legal
         s._moves = self._moves
         s._key = self._key

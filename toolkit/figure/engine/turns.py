@@ -14,6 +14,7 @@ from toolkit.figure.engine.core import (
     CHOICE_PHASE,
     DRAW,
     LOCKOUT,
+    LOOKAHEAD,
     NO_TURN_FX,
     PASS_ACTION,
     REPETITION,
@@ -92,9 +93,15 @@ class TurnFlow(Battles):
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
-        # the turn's actions wait until someone asks: a position a player only evaluates may never need them
-        if rules.lockout != "off" and not self._surely_moves() and not self.turn_moves().actions:
-            self._finish(1 - player, LOCKOUT)  # modules are not counted
+        if rules.lockout == "off":
+            return
+        if self._flags & LOOKAHEAD:  # a look ahead may never ask for the moves: list them only when unsure
+            if not self._surely_moves() and not self.turn_moves().actions:
+                self._finish(1 - player, LOCKOUT)  # modules are not counted
+            return
+        moves = self._moves = self._compute_moves()  # the state a game is played on: its player asks next
+        if not moves.actions:
+            self._finish(1 - player, LOCKOUT)
 
     def _end_turn(self) -> None:
         """End of the turn: chimera Poison spins for units that did not battle, then the next turn."""
