@@ -71,7 +71,7 @@ from toolkit.figure.engine.core import (
     _tuplify,
 )
 from toolkit.figure.engine.tables import HANGAR, GameTables
-from toolkit.figure.engine.turns import TurnFlow
+from toolkit.figure.engine.turns import TurnFlow, unpack_key
 from toolkit.players import PLAYERS, Player
 
 # The names other modules read from here (the state's public face); they are defined in `core`.
@@ -108,9 +108,6 @@ _new_state = object.__new__  # a GameState with no fields set yet (clone sets ev
 _values, _play_values = operator.attrgetter(*_FIELDS), operator.attrgetter(*_PLAY_FIELDS)  # each field, in order
 
 
-def _unpack(key: bytes) -> tuple[int, ...]:
-    """A history key (`history_key()`) as `position_key()`'s flat tuple of ints."""
-    return struct.unpack(f"<{len(key) // 8}q", key)
 
 
 class GameState(TurnFlow):
@@ -299,7 +296,7 @@ class GameState(TurnFlow):
         """The state as JSON text (without the GameTables, which `deserialize` is given)."""
         self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
-        data["history"] = sorted([list(_unpack(key)), count] for key, count in self.history.items())
+        data["history"] = sorted([list(unpack_key(key)), count] for key, count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod

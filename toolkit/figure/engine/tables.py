@@ -267,10 +267,7 @@ class GameTables:
                 way = self.way(entry, len(ways))
                 need |= 1 << entry | (self.balls[entry][-1] if way is None else way[0])
             ways.append((need, {}))
-        way = ways[steps]
-        if len(way[1]) > WAY_PATTERN_LIMIT:
-            way[1].clear()
-        return way
+        return ways[steps]  # the state clears its patterns past WAY_PATTERN_LIMIT as it adds one
 
     def learn(self, start: int, mp: int, shut: int) -> int:
         """The nodes within `mp` steps of `start` when the nodes `shut` (of its way's `need`) cannot be passed:

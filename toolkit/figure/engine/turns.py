@@ -35,6 +35,11 @@ STATUSED_OR_WAITING = (1 << 2 * SQUAD_UNITS) - 1  # TurnMoves.units >> SQUAD_UNI
 # and of units waiting in the Hangar
 
 
+def unpack_key(key: bytes) -> tuple[int, ...]:
+    """A history key (`TurnFlow.history_key()`) as `position_key()`'s flat tuple of ints."""
+    return struct.unpack(f"<{len(key) // 8}q", key)
+
+
 class TurnFlow(Battles):
     """A turn's start, its first decision and its end."""
 
@@ -170,7 +175,7 @@ class TurnFlow(Battles):
 
     def position_key(self) -> tuple[int, ...]:
         """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
-        return self._position_key()
+        return unpack_key(self.history_key())
 
     def history_key(self) -> bytes:
         """`position_key()` packed as the history keeps it (little-endian 64-bit ints): equal keys, equal bytes.
@@ -179,16 +184,12 @@ class TurnFlow(Battles):
         return key if key is not None else self._history_key()
 
     def _history_key(self) -> bytes:
-        key = self._position_key()
-        packer = _PACKERS.get(len(key))
-        if packer is None:
-            packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
-        return packer.pack(*key)
-
-    def _position_key(self) -> tuple[int, ...]:
         bay_a, bay_b = self.bay
         key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
                self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
         if any(self.segmod):
             key += tuple(itertools.chain.from_iterable((len(m), *m) for m in self.segmod))
-        return key
+        packer = _PACKERS.get(len(key))
+        if packer is None:
+            packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
+        return packer.pack(*key)
