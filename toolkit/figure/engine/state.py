@@ -340,12 +340,12 @@ class GameState(TurnFlow):
     def _hash_history(self) -> None:
         """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a simulated
         game never computes one (a digest cost about a tenth of a random game's turn)."""
-        seen = self.seen
-        blake2b, from_bytes = hashlib.blake2b, int.from_bytes
-        for key in self._unhashed:  # each key already packed (history_key)
-            seen += from_bytes(blake2b(key, digest_size=8).digest(), "little")
-        self.seen = seen & DIGEST_MASK
-        self._unhashed = []  # a new list: a clone may share the old one
+        keys = self._unhashed  # each key already packed (history_key)
+        if keys:
+            blake2b = hashlib.blake2b
+            digests = b"".join([blake2b(key, digest_size=8).digest() for key in keys])
+            self.seen = (self.seen + sum(struct.unpack(f"<{len(keys)}Q", digests))) & DIGEST_MASK  # 64-bit each
+            self._unhashed = []  # a new list: a clone may share the old one
 
     def _compute_legal(self) -> list[Action] | list[int]:
         if self.phase == SPIN:
