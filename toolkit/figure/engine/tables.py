@@ -183,6 +183,9 @@ class GameTables:
         self.passable_codes = self._status_codes(lambda rule: effects.passable_by_enemy(rule, ruling))
         self.thawing_codes = self._status_codes(lambda rule: effects.thaw_turns(rule) is not None)
         self.end_spin_codes = self._status_codes(lambda rule: bool(effects.end_of_turn_spin_modifier(rule)))
+        # each form's own disk (no status, bonus or loss): the table most spins use
+        self.plain_tables = tuple(tuple(self.spin_table(slot.index, form, 0, 0, 0, ())
+                                        for form in range(len(slot.forms))) for slot in self.slots)
         # and asked in every battle: who spins nothing (a Miss), who spins for a self-hit first
         self.sitting_out_codes = self._status_codes(lambda rule: not effects.spins_when_attacked(rule))
         self.confused_codes = self._status_codes(
