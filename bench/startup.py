@@ -6,6 +6,8 @@ Figures, each the best of `--runs` fresh processes, run in turns so both sides o
   - `duelkit validate` of the real dataset imported with `duelkit import`, as a multiple of the libyaml parse
     floor (a Python process that reads every YAML file of the project and runs libyaml's event parser over it,
     start-up included; goal: within 4x).
+The checkout's modules are compiled to bytecode first, as installing duelkit does (pip writes the .pyc
+files), so a run with PYTHONDONTWRITEBYTECODE set does not time the compiler.
 Not a test. Usage: python bench/startup.py [--runs N] [--code DIR]
 """
 
@@ -53,6 +55,7 @@ def main() -> None:
     options = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(options.code.resolve())}
     python, duelkit = [sys.executable], [sys.executable, "-m", "toolkit"]
+    subprocess.run([*python, "-m", "compileall", "-q", str(options.code.resolve() / "toolkit")], check=True)
     with tempfile.TemporaryDirectory() as tmp:
         starter, imported = Path(tmp) / "starter", Path(tmp) / "imported"
         subprocess.run([*duelkit, "new", str(starter)], env=env, capture_output=True, check=True)

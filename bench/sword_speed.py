@@ -7,12 +7,18 @@ workload (ANCHOR_LOOPS additions), whose CPU time is one "anchor second".
 
     python bench/sword_speed.py                       # all three, 1,000 self-play duels on 2 jobs
     python bench/sword_speed.py --selfplay 100 --jobs 2
+
+Self-play is timed twice: wall time (which on a shared machine also counts other work), and the CPU
+seconds its worker processes used, from which 1,000 duels on 2 whole cores are projected (CPU per duel x
+1,000 / 2). The load average is printed at the start and the end: read figures taken above 2 with care.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import statistics
 import sys
 import time
@@ -85,6 +91,7 @@ def main() -> None:
     db = load_sword(ROOT)
     deck = tuple(t.id for t in db.draft_techniques())
     setup = Setup(dict(db.techniques), deck)
+    print(f"load average at the start: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
     unit = anchor()
     print(f"anchor: {ANCHOR_LOOPS:,} additions in {unit:.3f} CPU s (one anchor second)")
     rate = random_duels(setup, args.seconds)
@@ -97,13 +104,22 @@ def main() -> None:
           f"{sorted(times)[int(0.9 * (len(times) - 1))] * 1000:.0f} ms, worst {worst * 1000:.0f} ms "
           f"(target 50 ms: median {median / 0.05:.1f}x the target)")
     request = SimulateRequest(None, args.selfplay, ("equilibrium", "equilibrium"), 1, args.jobs)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     results, _ = play(setup, request, lambda _n: None)
-    wall = time.perf_counter() - start
-    print(f"equilibrium self-play: {len(results)} duels on {args.jobs} jobs in {wall:.1f} s wall "
-          f"({wall / unit:.0f} anchor s); 1,000 duels would take {wall * 1000 / len(results):.0f} s "
-          f"(target 60 s: {wall * 1000 / len(results) / 60:.1f}x); the machine is shared, so wall time "
-          "also counts other work")
+    wall, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
+    n = len(results)
+    print(f"equilibrium self-play: {n} duels on {args.jobs} jobs in {wall:.1f} s wall ({wall / unit:.0f} anchor s): "
+          f"1,000 duels would take {wall * 1000 / n:.0f} s wall here (target 60 s: {wall * 1000 / n / 60:.1f}x)")
+    projected = cpu / n * 1000 / 2
+    print(f"  CPU: {cpu:.1f} s = {cpu / n * 1000:.0f} ms per duel ({cpu / n / unit:.2f} anchor s); on 2 whole cores "
+          f"1,000 duels would take {projected:.0f} s (target 60 s: {projected / 60:.1f}x)")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the self-play workers, once joined)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,15 @@ SAMPLES = {
     "bad header": "a: |x\n  t\n",
     "stray character": "a: @x\n",
     "double comma": "a: [1,, 2]\n",
+    "control escapes": 'a: "x\\e"\nb: "tab\\there"\nc: ["\\u200b", ok]\n"k\\a": 1\n',
+    "invisible in plain text": "a: x\u200by\n\u200bk: 1\nb: 'q\u202eq'\n",
+    "duplicate key hiding a bad value": 'a: 1\na: "\\e"\nb: [2, {a: 1, a: 2}]\n',
+    "typed keys": "1: a\n1.5: b\ntrue: c\n~: d\nnull: e\n'2': f\n-3: g\n",
+    "numbers": "a: 012\nb: -1.5e3\nc: .inf\nd: -.Inf\ne: .nan\nf: +7\ng: 1_000\nh: 1.\ni: FALSE\nj: ~\n",
+    "merge key as a value": "a: <<\nb: [<<]\n",
+    "anchor without alias": "a: &x 1\nb: 2\n",
+    "flow key": "[a, b]: 1\n{c: d}: 2\n",
+    "empty flow values": "a: [x, ]\nb: {k: }\nc: {k: v, m}\n",
 }
 
 
@@ -118,6 +128,24 @@ def test_valid_files_are_read_by_libyaml(monkeypatch: pytest.MonkeyPatch) -> Non
     for path in SHIPPED:
         assert parse_yaml_text(path.read_text(encoding="utf-8"), path, path.name).data is not None
     assert started == []
+
+
+def test_the_characters_sent_to_the_pure_python_parser_are_exactly_those_libyaml_does_not_print() -> None:
+    everything = "".join(map(chr, range(0x110000)))
+    printable = re.compile("[\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+    sent = {match.group() for match in yamlsource._LIBYAML_CHARS.finditer(everything)}
+    assert sent == set(everything) - set(printable.findall(everything))
+
+
+def test_ordinary_files_are_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Valid data is built straight from libyaml's events: the node composer is never started for it."""
+    def refuse(text: str) -> None:
+        raise AssertionError(f"composed: {text[:40]!r}")
+
+    monkeypatch.setattr(yamlsource, "_compose", refuse)
+    monkeypatch.setattr(yamlsource, "BACKEND", "libyaml")
+    for path in SHIPPED:
+        assert parse_yaml_text(path.read_text(encoding="utf-8"), path, path.name).data is not None
 
 
 class _SyntheticEvents:

@@ -131,7 +131,12 @@ def read_file(path: Path, limit: int, root: Path | None = None) -> tuple[bytes, 
             opened = os.fstat(handle.fileno())
             if not stat.S_ISREG(opened.st_mode):  # replaced between the check and the open
                 raise _not_regular(path, opened.st_mode)
-            data = handle.read(limit + 1)
+            # asked for what stat said, plus one byte to see growth: read(limit + 1) would allocate the
+            # whole limit (2 MB) for every small file first
+            wanted = min(limit + 1, info.st_size + 1)
+            data = handle.read(wanted)
+            if len(data) == wanted < limit + 1:  # it grew since: read on, up to the limit, as before
+                data += handle.read(limit + 1 - wanted)
     except OSError as exc:
         raise FileProblem("F003", path, f"cannot read: {exc.strerror or exc}", _READ_HINT) from None
     return data, max(len(data), info.st_size)

@@ -24,9 +24,13 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from toolkit.located import LocatedDict as LocatedDict
+from toolkit.located import LocatedList as LocatedList
+from toolkit.located import Pos as Pos
 from toolkit.problems import Problem, Severity
 from toolkit.rebuild_memo import RebuildMemo, in_effect
 from toolkit.safe_fs import FileProblem, display_path, read_file
+from toolkit.yaml_direct import NotDirect, PlainTags, build_direct
 from toolkit.yaml_events import NestingTooDeep, ParsersDisagree, compose_single_node
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -43,6 +47,7 @@ _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 # value although the YAML reader refuses them raw. Line breaks are paragraphs in long text; the schema
 # refuses them in one-line fields (names).
 _CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+_FLAGGED = re.compile(f"{_CONTROL.pattern}|{_INVISIBLE.pattern}")  # what _Builder._scalar reports in text
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -54,33 +59,8 @@ _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
 
 
-@dataclass(frozen=True)
-class Pos:
-    line: int
-    column: int
-
-
 def _pos(node: Node) -> Pos:
     return Pos(node.start_mark.line + 1, node.start_mark.column + 1)
-
-
-class LocatedDict(dict):
-    """A dict that knows where it, each key and each value started in the file."""
-
-    def __init__(self, pos: Pos) -> None:
-        super().__init__()
-        self.pos = pos
-        self.key_pos: dict[Any, Pos] = {}
-        self.value_pos: dict[Any, Pos] = {}
-
-
-class LocatedList(list):
-    """A list that knows where it and each item started in the file."""
-
-    def __init__(self, pos: Pos) -> None:
-        super().__init__()
-        self.pos = pos
-        self.item_pos: list[Pos] = []
 
 
 class _StrictResolver(yaml.resolver.Resolver):
@@ -104,13 +84,23 @@ _StrictResolver.add_implicit_resolver(
 
 
 _RESOLVER = _StrictResolver()
+_PLAIN_TAGS = PlainTags(_StrictResolver.yaml_implicit_resolvers)
 
 # Text the C parser reads differently: non-printable characters (libyaml counts their offset in bytes),
 # tabs (libyaml allows them as separators), `|#` block-scalar headers, and an explicit `?` key indicator
 # (libyaml marks a missing value elsewhere). Such text goes to the pure-Python parser.
-_LIBYAML_DIFFERS = re.compile(
-    "[^\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-    r"|[|>][-+0-9]*#|(?:^|[\s\[{,])\?(?:\s|$)", re.MULTILINE)
+# what libyaml does not take as printable: every character but \n, \r, \x20-\x7e, \x85, \xa0-\ud7ff,
+# \ue000-\ufffd and the astral planes, written as the few it is (the negated class took 18 ms to compile)
+_LIBYAML_CHARS = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+_LIBYAML_HEADER = re.compile(r"[|>][-+0-9]*#")
+_LIBYAML_KEY = re.compile(r"(?:^|[\s\[{,])\?(?:\s|$)", re.MULTILINE)
+
+
+def _libyaml_differs(text: str) -> bool:
+    """Whether the text holds what libyaml reads differently (searched only when its '#' or '?' is there:
+    one alternation over every character costs more than parsing the file)."""
+    return bool(_LIBYAML_CHARS.search(text) or ("#" in text and _LIBYAML_HEADER.search(text))
+                or ("?" in text and _LIBYAML_KEY.search(text)))
 
 
 class _BoundedLoader(
@@ -294,6 +284,9 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
     ):
         return LoadedYaml(source, None, [source.problem(
             "Y005", Pos(1, 1), "the file is empty", hint="delete the file or add a definition to it")])
+    direct = _build_direct(text)
+    if direct is not None:
+        return LoadedYaml(source, direct, [])
     try:
         node = _compose(text)
     except NestingTooDeep as exc:
@@ -333,16 +326,29 @@ def parse_yaml_text(text: str, path: Path, display: str) -> LoadedYaml:
     return LoadedYaml(source, data, builder.problems)
 
 
+def _build_direct(text: str) -> LocatedDict | LocatedList | None:
+    """The values of ordinary text (no anchors, tags, duplicate keys, control characters...), read from
+    libyaml's events in one pass (toolkit.yaml_direct); None when the full path must read it."""
+    if BACKEND != "libyaml" or _libyaml_differs(text):
+        return None
+    try:
+        parser = yaml.cyaml.CParser(text)  # type: ignore[attr-defined]
+        return build_direct(parser.get_event, _PLAIN_TAGS, _FLAGGED, bool(_FLAGGED.search(text)), MAX_DEPTH,
+                            MAX_EXPANDED_NODES)
+    except (yaml.YAMLError, NotDirect):
+        return None
+
+
 def _compose(text: str) -> Node | None:
     """The root node, composed from libyaml's events when BACKEND says so.
 
     Text libyaml refuses (bad characters, syntax, depth, aliases, several documents) is composed again
     by the pure-Python parser, whose errors are the ones users see: libyaml words many syntax errors
     differently ("did not find expected key"), and one wording keeps messages the same on every machine.
-    So is text libyaml would read differently (_LIBYAML_DIFFERS, ParsersDisagree): it accepts tabs after
+    So is text libyaml would read differently (_libyaml_differs, ParsersDisagree): it accepts tabs after
     indicators and `|#` headers that PyYAML refuses. Such text is rare and at most MAX_FILE_BYTES long.
     """
-    if BACKEND == "libyaml" and not _LIBYAML_DIFFERS.search(text):
+    if BACKEND == "libyaml" and not _libyaml_differs(text):
         try:
             # CParser is cyaml's at runtime; the stubs export only the loaders from yaml.cyaml
             parser = yaml.cyaml.CParser(text)  # type: ignore[attr-defined]

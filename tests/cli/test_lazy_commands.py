@@ -45,16 +45,18 @@ def test_the_listed_help_is_each_commands_own() -> None:
 
 def test_validating_a_project_loads_no_pdf_writer_graph_library_or_importer(tmp_path) -> None:
     """`validate` of a project without art: no PDF writer or assembler, no graph library, no spreadsheet
-    importer, no SVG or picture reader of its own (issue 28: start-up is most of a small validate). The
-    text-fit check measures text with reportlab's font metrics, which brings reportlab and Pillow."""
+    importer, no SVG or picture reader of its own, and no reportlab, Pillow or bidi: the text-fit check measures
+    the shipped fonts from their metrics table (issue 28: start-up is most of a small validate)."""
     from toolkit.cli import main
 
     project = tmp_path / "game"
     assert main(["new", str(project)]) == 0
     loaded = _loaded_after("validate", str(project))
     assert "toolkit.figure.database" in loaded  # the project was loaded and checked
+    assert "toolkit.figure.kit.schematics" in loaded  # the cards were laid out (the text-fit check ran)
     heavy = {name for name in loaded if name.split(".")[0] in {"pikepdf", "networkx", "openpyxl", "svglib",
-                                                                 "pypdfium2", "fontTools"}
+                                                                 "pypdfium2", "fontTools", "reportlab", "PIL",
+                                                                 "bidi"}
              or name in {"toolkit.figure.sheets.foreign", "toolkit.render.pdf", "toolkit.render.assemble",
-                         "reportlab.pdfgen.canvas"}}
+                         "toolkit.figure.kit.build", "toolkit.figure.kit.manual"}}
     assert heavy == set()

@@ -33,8 +33,6 @@ from toolkit.game import (
     SimulateResult,
     Where,
 )
-from toolkit.kit.component import Component
-from toolkit.kit.options import PrintOptions
 from toolkit.paths import DEFAULT_BOARD, STANDARD_BOARD_ID, STARTERS_DIR
 from toolkit.problems import Problem
 from toolkit.report import counted
@@ -42,6 +40,8 @@ from toolkit.safe_fs import display_path
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
+    from toolkit.kit.component import Component
+    from toolkit.kit.options import PrintOptions
     from toolkit.web.table import ReplayFrames, Table, TableRequest
 
 
@@ -133,7 +133,7 @@ class FigureGame(Game):
                 f"{counted(len(db.squads), 'squad')}{board}")
 
     def layout_warnings(self, data: GameData) -> list[Problem]:
-        from toolkit.figure.kit.build import glyph_problems, layout_warnings
+        from toolkit.figure.kit.layout_check import glyph_problems, layout_warnings
 
         return layout_warnings(_database(data)) + glyph_problems(_database(data))
 
@@ -156,6 +156,8 @@ class FigureGame(Game):
         database = _database(data)
         _check_squads(database, squads)
         components = []
+        from toolkit.kit.options import PrintOptions
+
         for component in build_components(database, paper, options or PrintOptions(), squads, only):
             advance(f"{self.id}: {component.name}")
             components.append(component)

@@ -90,10 +90,20 @@ EFFECT_TERMS = ("data_disk", "hangar", "wait", "module", "modules", "player", "p
                 "schematic", "unit_class")
 
 
+_INFLECTED = r"(?:s|d|ed)?\b"  # Burn: also Burns, Burned
+
+
 @cache
 def _word_pattern(word: str) -> re.Pattern[str]:
     """Compiled once per word: validation asks about the same few dozen words for every segment."""
-    return re.compile(r"\b" + re.escape(word) + r"(?:s|d|ed)?\b", re.IGNORECASE)
+    return re.compile(r"\b" + re.escape(word) + _INFLECTED, re.IGNORECASE)
+
+
+@cache
+def _any_word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Matches where any one of `words` matches (the alternation backtracks through every word), so one
+    search tells that a text uses none of them: most effect text names no status and no other theme's word."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + ")" + _INFLECTED, re.IGNORECASE)
 
 
 def _mentions(text: str, word: str) -> bool:
@@ -103,37 +113,54 @@ def _mentions(text: str, word: str) -> bool:
 
 def named_statuses(text: str, names: Mapping[str, str]) -> list[str]:
     """The status ids whose printed name `text` uses, in id order."""
-    return [status_id for status_id, name in sorted(names.items()) if _mentions(text, name)]
+    ordered = sorted(names.items())
+    if not ordered or _any_word_pattern(tuple(name for _, name in ordered)).search(text) is None:
+        return []
+    return [status_id for status_id, name in ordered if _mentions(text, name)]
 
 
 def foreign_words(text: str, theme: Theme) -> list[tuple[Theme, str, str]]:
     """Words of other themes that `text` uses and this theme does not: (other theme, what the word names
     (a status id or a term), the word)."""
+    candidates, any_word = _foreign_candidates(theme)
     found: list[tuple[Theme, str, str]] = []
-    for other, meaning, word in _foreign_candidates(theme):
+    if any_word is None or any_word.search(text) is None:
+        return found
+    for other, meaning, word in candidates:
         if _mentions(text, word) and all(word != seen for _, _, seen in found):
             found.append((other, meaning, word))
     return found
 
 
-def _foreign_candidates(theme: Theme) -> list[tuple[Theme, str, str]]:
-    """Every other theme's status and term words that this theme does not use, in the order reported."""
+def _foreign_candidates(theme: Theme) -> tuple[list[tuple[Theme, str, str]], re.Pattern[str] | None]:
+    """Every other theme's status and term words that this theme does not use, in the order reported, and
+    a pattern matching where any of them is used (None: there are none). Kept per theme object too (a
+    theme is frozen): its vocabulary is asked for every segment of every unit."""
+    known = _BY_THEME.get(id(theme))
+    if known is not None and known[0] is theme:
+        return known[1]
     key = (theme.id, frozenset(theme.vocabulary()))
     cached = _CANDIDATES.get(key)
     if cached is None:
         own = key[1]
-        cached = []
+        candidates: list[tuple[Theme, str, str]] = []
         for other_id in theme_ids():
             if other_id == theme.id:
                 continue
             other = load_theme(other_id)
             words = [*sorted(other.statuses.items()), *((term, getattr(other.terms, term)) for term in EFFECT_TERMS)]
-            cached += [(other, meaning, word) for meaning, word in words if word.lower() not in own]
+            candidates += [(other, meaning, word) for meaning, word in words if word.lower() not in own]
+        cached = candidates, _any_word_pattern(tuple(word for _, _, word in candidates)) if candidates else None
         _CANDIDATES[key] = cached
+    if len(_BY_THEME) >= 64:  # `duelkit watch` loads a project's theme again on every save
+        _BY_THEME.clear()
+    _BY_THEME[id(theme)] = (theme, cached)
     return cached
 
 
-_CANDIDATES: dict[tuple[str, frozenset[str]], list[tuple[Theme, str, str]]] = {}  # a project's terms may differ
+Candidates = tuple[list[tuple["Theme", str, str]], "re.Pattern[str] | None"]
+_CANDIDATES: dict[tuple[str, frozenset[str]], Candidates] = {}  # a project's terms may differ
+_BY_THEME: dict[int, tuple[Theme, Candidates]] = {}  # id -> the theme (kept, so the id stays its own)
 
 
 def theme_ids() -> list[str]:

@@ -18,13 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import cast
-
-from bidi import get_display
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
 from toolkit.errors import DuelkitError
+from toolkit.render.font_metrics import face_metrics
 from toolkit.render.scene import PT_TO_MM, FontName
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
@@ -132,6 +128,9 @@ def _register_fallback(data: bytes) -> FallbackFont:
 
     name = "Duelkit-Fallback-" + hashlib.sha1(data).hexdigest()[:12]
     _check_cmap(data)
+    from reportlab.pdfbase import pdfmetrics  # here: measuring the shipped fonts never loads reportlab
+    from reportlab.pdfbase.ttfonts import TTFont
+
     try:
         font = TTFont(name, io.BytesIO(data))
     except Exception as exc:  # reportlab raises TTFError and others for fonts it cannot embed
@@ -167,6 +166,8 @@ def fallback_fonts() -> tuple[FallbackFont, ...]:
 def register_fonts() -> None:
     """DejaVu's four faces, registered with reportlab once (as `shared_subsets` makes them: every page drawn
     alone embeds the same first subset of each)."""
+    from reportlab.pdfbase import pdfmetrics
+
     from toolkit.render.shared_subsets import shared_subset_font
 
     for key, filename in FONT_FILES.items():
@@ -177,9 +178,8 @@ def register_fonts() -> None:
 
 @cache
 def _charmap(font: FontName) -> frozenset[int]:
-    register_fonts()
-    ttf = cast(TTFont, pdfmetrics.getFont(PDF_NAMES[font]))  # every font registered here is a TrueType font
-    return frozenset(ttf.face.charToGlyph)
+    """The characters the shipped face draws (from its metrics table: the same map reportlab reads)."""
+    return frozenset(face_metrics(font).widths)
 
 
 def _fallback_for(code: int) -> str | None:
@@ -216,7 +216,11 @@ def is_rtl(text: str) -> bool:
 
 def display_order(text: str) -> str:
     """The text as it is drawn left to right: right-to-left runs reversed by the bidi algorithm."""
-    return get_display(text) if is_rtl(text) else text
+    if not is_rtl(text):
+        return text
+    from bidi import get_display
+
+    return get_display(text)
 
 
 def printable(text: str, font: FontName = "regular") -> str:
@@ -227,8 +231,11 @@ def printable(text: str, font: FontName = "regular") -> str:
 
 @lru_cache(maxsize=65536)
 def text_width(text: str, font: FontName, size_pt: float) -> float:
-    """Width in millimetres (cached: kits measure the same words many times)."""
-    register_fonts()
+    """Width in millimetres (cached: kits measure the same words many times). The shipped faces are
+    measured from their metrics table, as reportlab measures them; fallback fonts by reportlab."""
     if not _fallbacks:
-        return pdfmetrics.stringWidth(text, PDF_NAMES[font], size_pt) * PT_TO_MM
+        return face_metrics(font).string_width(text, size_pt) * PT_TO_MM
+    register_fonts()
+    from reportlab.pdfbase import pdfmetrics
+
     return sum(pdfmetrics.stringWidth(chunk, name, size_pt) for name, chunk in font_runs(text, font)) * PT_TO_MM

@@ -25,8 +25,6 @@ from toolkit.game import (
     SimulateResult,
     Where,
 )
-from toolkit.kit.component import Component
-from toolkit.kit.options import PrintOptions
 from toolkit.loading import Project
 from toolkit.problems import Problem, Severity
 from toolkit.report import counted
@@ -34,6 +32,8 @@ from toolkit.sword.constants import GAME_ID, GAME_NAME
 
 if TYPE_CHECKING:
     from toolkit.export.pieces import ExportSet
+    from toolkit.kit.component import Component
+    from toolkit.kit.options import PrintOptions
     from toolkit.sword.context import SwordDatabase
     from toolkit.web.table import ReplayFrames, Table, TableRequest
 
@@ -150,6 +150,7 @@ class SwordGame(Game):
     def build_kit(self, data: GameData, paper: str, advance: Advance, *, with_balance: bool,
                   squads: tuple[str, ...] = (), options: PrintOptions | None = None,
                   only: Collection[str] = ()) -> list[Component]:
+        from toolkit.kit.options import PrintOptions
         from toolkit.sword.context import SwordContext
         from toolkit.sword.kit.build import build_sword_components
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
-from functools import partial
 
 from toolkit.figure.database import Database
 from toolkit.figure.kit.board_sheet import build_board
 from toolkit.figure.kit.context import KitContext
 from toolkit.figure.kit.d10_sheet import build_d10
+from toolkit.figure.kit.layout_check import glyph_problems, layout_warnings
 from toolkit.figure.kit.manual_pages import build_manual_pages, build_quick_reference
 from toolkit.figure.kit.module_cards import build_modules
 from toolkit.figure.kit.print_test import build_print_test
@@ -19,12 +19,9 @@ from toolkit.figure.kit.squad_sheet import build_squad_sheets
 from toolkit.figure.kit.tokens import build_tokens
 from toolkit.kit.batch import batch_allocation
 from toolkit.kit.component import Component
-from toolkit.kit.glyphs import glyph_warnings, project_glyph_warnings
 from toolkit.kit.ink import ink_saver_component
 from toolkit.kit.measure import smallest_text
-from toolkit.kit.memo import computed_for
 from toolkit.kit.options import PrintOptions
-from toolkit.problems import Problem
 
 Generator = Callable[[KitContext], Component]
 
@@ -41,27 +38,6 @@ GENERATORS: tuple[tuple[str, Generator], ...] = (
     ("manual", build_manual_pages),
     ("quick-reference", build_quick_reference),
 )
-
-
-def layout_warnings(database: Database, paper: str = "a4") -> list[Problem]:
-    """Text that would not fit on the cards, found by laying them out without rendering: lets
-    `duelkit validate` report it before anyone builds."""
-    context = KitContext(database, paper)
-    warnings: list[Problem] = []
-    for generate in (build_schematics, build_modules):
-        warnings += generate(context).warnings
-    return warnings
-
-
-def glyph_problems(database: Database) -> list[Problem]:
-    """Characters of the printed data no font can draw (G001) and Arabic text (G003), at file and line."""
-    skip = frozenset({"id", "art", "upgrades_to", "inflicts", "kind", "color", "units", "modules"})
-    found = project_glyph_warnings(database.project_file)
-    for kind in (database.units, database.modules, database.squads):
-        for entry in kind.values():
-            found += computed_for("glyph_warnings", entry.data,
-                                  partial(glyph_warnings, entry.source, entry.data, skip))
-    return found
 
 
 def build_components(database: Database, paper: str, options: PrintOptions | None = None,
@@ -86,4 +62,4 @@ def build_components(database: Database, paper: str, options: PrintOptions | Non
                 yield component
 
 
-__all__ = ["GENERATORS", "batch_allocation", "build_components", "layout_warnings"]
+__all__ = ["GENERATORS", "batch_allocation", "build_components", "glyph_problems", "layout_warnings"]

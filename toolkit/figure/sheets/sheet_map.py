@@ -13,6 +13,7 @@ import bisect
 import dataclasses
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,11 @@ def with_sheet_cells(project: Path, problems: list[Problem]) -> list[Problem]:
     root = project.resolve()
     current: dict[str, list[tuple[int, int, int, str]] | None] = {}
     relatives: dict[str, str | None] = {}  # a file has many problems: resolve its path once
+    folders: dict[str, str] = {}  # and the files share a few folders: resolve each once
     annotated = []
     for problem in problems:
         if problem.file not in relatives:
-            relatives[problem.file] = _relative(problem.file, root)
+            relatives[problem.file] = _relative(problem.file, root, folders)
         relative = relatives[problem.file]
         if relative is not None and relative not in current:
             current[relative] = _cells_if_unchanged(root / relative, units.get(relative))
@@ -63,9 +65,16 @@ def read_import_map(project: Path) -> dict[str, Any] | None:
     return document if isinstance(document, dict) else None
 
 
-def _relative(file: str, root: Path) -> str | None:
+def _relative(file: str, root: Path, folders: dict[str, str]) -> str | None:
+    """The file's path inside the project, resolved as Path.resolve does (its folder resolved once per
+    call, then the file itself only when it is a link)."""
     try:
-        return Path(file).resolve().relative_to(root).as_posix()
+        folder, name = os.path.split(os.path.join(os.getcwd(), file))  # not normalised: realpath does
+        if folder not in folders:
+            folders[folder] = os.path.realpath(folder)
+        joined = os.path.join(folders[folder], name)
+        real = os.path.realpath(joined) if name in ("", ".", "..") or os.path.islink(joined) else joined
+        return Path(real).relative_to(root).as_posix()
     except (ValueError, OSError):
         return None
 
@@ -84,8 +93,8 @@ def _cells_if_unchanged(path: Path, entry: object) -> list[tuple[int, int, int, 
         return None  # edited by hand since the import: its lines no longer match the sheet's
     cells = []
     for item in entry["cells"]:
-        if (isinstance(item, list) and len(item) == 4 and all(isinstance(n, int) for n in item[:3])
-                and isinstance(item[3], str)):
+        if (isinstance(item, list) and len(item) == 4 and isinstance(item[0], int) and isinstance(item[1], int)
+                and isinstance(item[2], int) and isinstance(item[3], str)):
             cells.append((item[0], item[1], item[2], item[3]))
     return sorted(cells)
 

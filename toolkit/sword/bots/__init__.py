@@ -7,7 +7,8 @@ chance stream nor the opponent's build and hand (an `Observation` hides them).
     random            any legal choice, draft card and build, uniformly
     greedy            the best reply to an opponent who picks uniformly among its legal choices, one turn deep
     equilibrium       solves the turn's matrix game (values one turn deep, HiGHS linear programming) over
-                      imagined opponents and samples its mixed strategy
+                      imagined opponents and samples its mixed strategy; drafts the card of highest value
+                      (`draft_value`: the one-turn matrix games of the kit's cards against each other)
     equilibrium:N     ... imagining N opponents per decision (default DEFAULT_TYPES)
 """
 

@@ -138,9 +138,11 @@ def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, i
 
 def _resolve(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
     """The engine's own resolution of one cell at full Health (damage is read off it)."""
-    full = tuple(PlayerState(p.role, p.attributes, p.techniques, p.momentum, p.balance, constants.START_HEALTH)
-                 for p in state.players)  # built directly: dataclasses.replace is slow
-    start = DuelState(state.turn, state.range, (full[0], full[1]), None, state.honor)
+    start = state  # rebuilt only when someone is hurt (or the state has a result)
+    if state.result is not None or any(p.health != constants.START_HEALTH for p in state.players):
+        full = tuple(PlayerState(p.role, p.attributes, p.techniques, p.momentum, p.balance, constants.START_HEALTH)
+                     for p in state.players)  # built directly: dataclasses.replace is slow
+        start = DuelState(state.turn, state.range, (full[0], full[1]), None, state.honor)
     end = resolve_turn(start, choice_a, choice_b, checked=True, quiet=True).state
     a, b = end.players
     dishonor = end.result if end.result is not None and end.result.reason in _BEFORE_COMBAT else None

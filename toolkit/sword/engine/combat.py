@@ -14,9 +14,9 @@ from toolkit.sword import constants
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.effects import (
     View,
-    active,
     adjust,
     counted,
+    holding,
     holds,
     immune_to_steal,
     initiative,
@@ -35,7 +35,8 @@ class Combatant:
     player: Player
     choice: Choice
     technique: Technique
-    seat: int = 0  # player.seat, kept here: the engine reads it many times a turn
+    seat: int  # player.seat, kept here: the engine reads it many times a turn
+    kinds: dict[str, tuple[Any, ...]]  # the technique's effects by kind (effects.kinds), looked up once
     attacking: bool = False  # played Attack and the range allows it
     defending: bool = False  # played Defend and the range allows it
     attack: int = 0  # Attack Total
@@ -63,9 +64,8 @@ class Turn:
 
     def active(self, side: Combatant, kind: str) -> list[Any]:
         """The side's effects of one kind that hold now (its view is built only when the technique has some)."""
-        if not of_kind(side.technique, kind):
-            return []
-        return active(side.technique, kind, self.view(side.seat))
+        effects = side.kinds.get(kind)
+        return holding(effects, self.view(side.seat)) if effects else []
 
     def foe(self, side: Combatant) -> Combatant:
         """The other player's working values."""

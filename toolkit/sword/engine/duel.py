@@ -66,7 +66,7 @@ from toolkit.players import PLAYERS, Player
 from toolkit.sword import constants
 from toolkit.sword.engine.combat import Combatant, Turn, resolve_combat
 from toolkit.sword.model import Condition, Technique
-from toolkit.sword.rules.effects import clamp, of_kind, shift
+from toolkit.sword.rules.effects import clamp, kinds, of_kind, shift
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import (
     Action,
@@ -244,12 +244,13 @@ def resolve_turn(state: DuelState, choice_a: Choice, choice_b: Choice, checked: 
     and reads only the state."""
     if state.result is not None:
         raise DuelOver(f"the duel is over ({state.result.reason.value})")
-    for player, choice in zip(PLAYERS, (choice_a, choice_b), strict=True):
-        reason = None if checked else illegal_reason(state, player, choice)
+    for player, choice in () if checked else zip(PLAYERS, (choice_a, choice_b), strict=True):
+        reason = illegal_reason(state, player, choice)
         if reason:
             raise IllegalChoice(f"{state.players[player.seat].name}: {reason}")
-    sides = (Combatant(Player.A, choice_a, state.players[0].techniques[choice_a.technique], 0),
-             Combatant(Player.B, choice_b, state.players[1].techniques[choice_b.technique], 1))
+    played = (state.players[0].techniques[choice_a.technique], state.players[1].techniques[choice_b.technique])
+    sides = (Combatant(Player.A, choice_a, played[0], 0, kinds(played[0])),
+             Combatant(Player.B, choice_b, played[1], 1, kinds(played[1])))
     players = [p if p.knows.technique is None else _knowing(p, InsightTarget.TECHNIQUE, None) for p in state.players]
     turn = Turn(players, sides, state.range, False, None if quiet else [])
     if turn.log is not None:

@@ -17,9 +17,9 @@ from toolkit.sword.rules.state import PlayerState, Resource
 MOMENTUM_COUNTS = ("momentum", "opponent_momentum")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View:
-    """What a condition can read, from one player's side."""
+    """What a condition can read, from one player's side (not frozen: built many times a turn, never kept)."""
 
     me: PlayerState
     foe: PlayerState
@@ -31,19 +31,17 @@ class View:
 
 def holds(cond: Condition, view: View) -> bool:
     """True when every field the condition sets is met (an empty condition always holds)."""
-    me, foe = view.me, view.foe
-    return all((
-        cond.range is None or view.distance.value in cond.range,
-        cond.moved is None or view.moved.value == cond.moved,
-        cond.entered_close is None or cond.entered_close == view.entered_close,
-        cond.momentum_at_least is None or me.momentum >= cond.momentum_at_least,
-        cond.balance_at_least is None or me.balance >= cond.balance_at_least,
-        cond.momentum_exactly is None or me.momentum == cond.momentum_exactly,
-        cond.balance_exactly is None or me.balance == cond.balance_exactly,
-        cond.balance_exceeds_opponent_momentum_by is None
-        or me.balance >= foe.momentum + cond.balance_exceeds_opponent_momentum_by,
-        cond.opponent_attack_at_least is None or view.foe_attack >= cond.opponent_attack_at_least,
-    ))
+    me = view.me
+    return ((cond.range is None or view.distance.value in cond.range)
+            and (cond.moved is None or view.moved.value == cond.moved)
+            and (cond.entered_close is None or cond.entered_close == view.entered_close)
+            and (cond.momentum_at_least is None or me.momentum >= cond.momentum_at_least)
+            and (cond.balance_at_least is None or me.balance >= cond.balance_at_least)
+            and (cond.momentum_exactly is None or me.momentum == cond.momentum_exactly)
+            and (cond.balance_exactly is None or me.balance == cond.balance_exactly)
+            and (cond.balance_exceeds_opponent_momentum_by is None
+                 or me.balance >= view.foe.momentum + cond.balance_exceeds_opponent_momentum_by)
+            and (cond.opponent_attack_at_least is None or view.foe_attack >= cond.opponent_attack_at_least))
 
 
 _KINDS: dict[int, tuple[Technique, dict[str, tuple[Any, ...]], dict[str, int]]] = {}
@@ -66,6 +64,11 @@ def _grouped(technique: Technique) -> tuple[Technique, dict[str, tuple[Any, ...]
     return entry
 
 
+def kinds(technique: Technique) -> dict[str, tuple[Any, ...]]:
+    """The technique's effects by kind (worked out once; do not change it)."""
+    return _grouped(technique)[1]
+
+
 def of_kind(technique: Technique, kind: str) -> tuple[Any, ...]:
     """The technique's effects of one kind, whatever their conditions."""
     return _grouped(technique)[1].get(kind, ())
@@ -73,8 +76,12 @@ def of_kind(technique: Technique, kind: str) -> tuple[Any, ...]:
 
 def active(technique: Technique, kind: str, view: View) -> list[Any]:
     """The technique's effects of one kind whose condition holds in this view."""
-    return [e for e in _grouped(technique)[1].get(kind, ()) if getattr(e, "when", None) is None
-            or holds(e.when, view)]
+    return holding(_grouped(technique)[1].get(kind, ()), view)
+
+
+def holding(effects: tuple[Any, ...], view: View) -> list[Any]:
+    """The effects among these whose condition holds in this view."""
+    return [e for e in effects if getattr(e, "when", None) is None or holds(e.when, view)]
 
 
 def cap(technique: Technique, resource: Resource) -> int:

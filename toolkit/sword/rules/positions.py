@@ -50,9 +50,12 @@ TABLE: dict[Range, dict[frozenset[Move], Range]] = {
 }
 
 
+_AFTER = {(current, a, b): TABLE[current][frozenset({a, b})] for current in Range for a in Move for b in Move}
+
+
 def resolve_position(current: Range, move_a: Move, move_b: Move) -> Range:
-    """The range after both players' movement cards are revealed."""
-    return TABLE[current][frozenset({move_a, move_b})]
+    """The range after both players' movement cards are revealed (TABLE, looked up by the ordered triple)."""
+    return _AFTER[current, move_a, move_b]
 
 
 def can_attack(distance: Range) -> bool:

@@ -110,7 +110,7 @@ def play_duel(setup: Setup, task: DuelTask, dice_seed: int, challenger: int) -> 
             played[seat][pair[seat].technique] += 1
         if writer:
             writer.turn(state.turn, pair)
-        state = resolve_turn(state, *pair).state
+        state = resolve_turn(state, *pair, quiet=True).state  # the record keeps choices, not events
         for seat, shown in enumerate(revealed_techniques(state, pair)):
             if shown is not None:
                 revealed[1 - seat].add(shown)

@@ -1,0 +1,97 @@
+"""The sword lookahead's fast paths give what the slow ones give: a whole payoff matrix is the engine's value
+of every cell, a quiet turn is the logged turn without its events, and the LPs sent straight to HiGHS have
+linprog's solutions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from toolkit.players import Player
+from toolkit.sword.bots import matrix
+from toolkit.sword.bots.lookahead import Candidate, candidates, evaluate, payoff
+from toolkit.sword.engine.duel import (
+    Action,
+    Choice,
+    DuelState,
+    PlayerState,
+    legal_builds,
+    legal_choices,
+    new_duel,
+    resolve_turn,
+)
+from toolkit.sword.model import Technique
+from toolkit.sword.rules.positions import Range
+
+TECHNIQUES = [Technique.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+              for path in sorted((Path(__file__).resolve().parents[2] / "techniques").glob("*.yaml"))]
+
+
+def _random_state(rng: random.Random) -> DuelState:
+    """Any two hands of the 12 samples, any builds, resources up to Fudoshin's cap, Health, turn and range."""
+    builds = legal_builds()
+    start = new_duel(rng.choice(builds), rng.sample(TECHNIQUES, 2), rng.choice(builds), rng.sample(TECHNIQUES, 2),
+                     honor=rng.random() < 0.8)
+    players = tuple(PlayerState(p.role, p.attributes, p.techniques, rng.randint(0, 3), rng.randint(0, 6),
+                                rng.randint(1, 3)) for p in start.players)
+    return DuelState(rng.randint(1, 10), rng.choice(list(Range)), (players[0], players[1]), None, start.honor)
+
+
+def _engine_value(state: DuelState, a: Choice, b: Choice) -> float:
+    after = resolve_turn(state, a, b).state
+    return 0.0 if after.result is None and state.turn >= 10 else evaluate(after, Player.A)
+
+
+def _variant(state: DuelState, rng: random.Random) -> DuelState:
+    """The same hands and resources with what the remembered transitions leave out or read only sometimes
+    changed: Health, the turn, the builds."""
+    builds = legal_builds()
+    players = tuple(PlayerState(p.role, rng.choice(builds), p.techniques, p.momentum, p.balance, rng.randint(1, 3))
+                    for p in state.players)
+    return DuelState(rng.randint(1, 10), state.range, (players[0], players[1]), None, state.honor)
+
+
+def _some(found: list[Candidate], rng: random.Random) -> list[Choice]:
+    """Up to 6 attacks (the cells that read most: two attacks, evades, initiative) and 4 other choices."""
+    attacks = [c.choice for c in found if c.choice.action is Action.ATTACK]
+    others = [c.choice for c in found if c.choice.action is not Action.ATTACK]
+    return rng.sample(attacks, min(6, len(attacks))) + rng.sample(others, min(4, len(others)))
+
+
+def test_a_whole_payoff_matrix_is_the_engines_value_of_every_cell_for_either_player() -> None:
+    """Each state is followed by variants the memory may answer from what the first one left: a key that
+    leaves out something resolution reads would give the first state's value."""
+    rng = random.Random(11)
+    for _ in range(10):
+        state = _random_state(rng)
+        rows, cols = (_some(candidates(state, player), rng) for player in (Player.A, Player.B))
+        for seen in (state, _variant(state, rng), _variant(state, rng), _variant(state, rng)):
+            expected = [[_engine_value(seen, a, b) for b in cols] for a in rows]
+            np.testing.assert_allclose(payoff(seen, Player.A, rows, cols), expected, atol=1e-12)
+            np.testing.assert_allclose(payoff(seen, Player.B, cols, rows), -np.array(expected).T, atol=1e-12)
+
+
+def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
+    rng = random.Random(12)
+    for _ in range(300):
+        state = _random_state(rng)
+        a, b = rng.choice(legal_choices(state, Player.A)), rng.choice(legal_choices(state, Player.B))
+        logged, quiet = resolve_turn(state, a, b), resolve_turn(state, a, b, checked=True, quiet=True)
+        assert quiet.state == logged.state
+        assert quiet.events == ()
+        assert logged.events
+
+
+def test_the_lps_sent_straight_to_highs_have_linprogs_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(13)
+    games = [([rng.integers(-3, 4, size=(8, 6)) / 3 for _ in range(3)], rng.random(8)) for _ in range(10)]
+    direct = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
+    monkeypatch.setattr(matrix, "_highs", None)
+    through_linprog = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
+    for one, other in zip(direct, through_linprog, strict=True):
+        assert one.value == pytest.approx(other.value, abs=1e-9)
+        assert one.strategy == pytest.approx(other.strategy, abs=1e-6)
