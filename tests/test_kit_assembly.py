@@ -156,3 +156,22 @@ def test_a_kept_assembly_replaces_pages_and_writes_what_a_fresh_assembly_writes(
         assert kept == assemble_pdf(sources, order, title="T")
     with pdfplumber.open(io.BytesIO(kept)) as pdf:
         assert [page.extract_text().split("\n")[-2] for page in pdf.pages] == ["alpha", "beta", "zeta", "beta"]
+
+
+def test_a_kept_assembly_past_its_memory_budget_starts_anew_with_the_same_bytes(monkeypatch) -> None:
+    """Each replaced page's source stays open until the PDF is assembled anew: past the budget it is, and
+    the sources it held are let go."""
+    from toolkit.render import assemble
+    from toolkit.render.page_cache import draw_page
+
+    monkeypatch.setattr(assemble, "_KEPT_BYTES", 1)
+    sources = [draw_page(Page(100, 100, [Text(10, 20, word, 9)])) for word in ("one", "two", "three")]
+    order = [(index, 0) for index in range(3)]
+    assembler = assemble.Assembler()
+    assembler.assemble("cards.pdf", sources, order, ["one", "two", "three"])
+    first = assembler.kept["cards.pdf"]
+    sources[1] = draw_page(Page(100, 100, [Text(10, 20, "deux", 9)]))
+    again = assembler.assemble("cards.pdf", sources, order, ["one", "deux", "three"])
+    assert again == assemble_pdf(sources, order)
+    assert assembler.kept["cards.pdf"] is not first  # assembled anew
+    assert len(assembler.kept["cards.pdf"].documents) == 3

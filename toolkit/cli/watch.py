@@ -16,6 +16,7 @@ so an editor that saves by writing a new file and renaming it is seen too.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import stat
 import sys
@@ -179,8 +180,16 @@ class Session:
         self.parses.start()
         self.checks.start()
         self.layout.start()
-        with parsing_with(self.parses), checking_with(self.checks), remembering(self.layout):
-            self._rebuild(folder, saved)
+        # the garbage collector waits until the kit is written: its passes over what the watch remembers
+        # were a tenth of a rebuild, and a rebuild's garbage is mostly freed as it goes (scenes hold no cycles)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            with parsing_with(self.parses), checking_with(self.checks), remembering(self.layout):
+                self._rebuild(folder, saved)
+        finally:
+            if collecting:
+                gc.enable()
 
     def _rebuild(self, folder: OutputFolder, saved: list[Path]) -> None:
         from toolkit.kit.batch import batch_allocation

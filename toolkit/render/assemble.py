@@ -49,6 +49,7 @@ class _Assembled:
             if opened.setdefault(id(data), len(distinct)) == len(distinct):
                 distinct.append(data)
         self.documents = [pikepdf.open(io.BytesIO(data)) for data in distinct]
+        self.held = sum(map(len, distinct))  # bytes of the sources kept open
         self.versions = [self.documents[opened[id(data)]].pdf_version for data in sources]
         self.sources = list(sources)
         self.ids = list(ids)
@@ -76,14 +77,14 @@ class _Assembled:
         """Replace the pages whose id changed, in place; False (the document is then spoiled) when that
         could come out differently from assembling the whole anew: more than half the pages changed, a
         changed page equal to another one (a fresh assembly shares their objects), font subsets named
-        apart, or too many sources held already."""
+        apart, or too many sources held open already."""
         if self.renamed or not self.ids or len(ids) != len(self.ids) or len(sources) != len(self.sources):
             return False
         changed = [index for index, (old, new) in enumerate(zip(self.ids, ids, strict=True)) if old != new]
         counts = Counter(ids)
         if 2 * len(changed) > len(ids) or any(counts[ids[index]] > 1 for index in changed):
             return False
-        if len(self.documents) > _KEPT_DOCUMENTS:
+        if len(self.documents) > _KEPT_DOCUMENTS or self.held > _KEPT_BYTES:
             return False
         same_info = sources[info_from] is self.sources[info_from] and title == self.title
         fresh: dict[int, pikepdf.Pdf] = {}
@@ -91,6 +92,7 @@ class _Assembled:
             if data is not self.sources[number]:
                 fresh[id(data)] = document = pikepdf.open(io.BytesIO(data))
                 self.documents.append(document)
+                self.held += len(data)
                 self.versions[number] = document.pdf_version
         self.sources = list(sources)
         fonts = len(self.sharing.fonts)
@@ -127,7 +129,10 @@ class _Assembled:
             document.close()
 
 
-_KEPT_DOCUMENTS = 512  # sources one kept document holds at most: past this, it is assembled anew (memory)
+# what one kept document holds open at most (each replaced page's source stays open: qpdf reads its streams
+# when it writes); past this it is assembled anew, which lets the old sources go
+_KEPT_DOCUMENTS = 512
+_KEPT_BYTES = 64 * 1024 * 1024
 
 
 class Assembler:

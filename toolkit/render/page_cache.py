@@ -126,16 +126,16 @@ class PageCache:
 
 
 class _PartDigests:
-    """The hash of each item of a page, by identity: a piece laid out once per watch (`kit.memo`: a card, a
-    spinner disc, crop marks) is the same objects at every rebuild, so it is pickled and hashed once, not
-    once per sheet and rebuild; a group's or form's items are hashed as one tuple. Each object is held with
-    its hash (so its id is not reused meanwhile); what the last rebuild did not use is forgotten at the next
-    `start`."""
+    """Page keys without pickling what was hashed before. A group's or form's items (a laid-out card: one
+    tuple object that a watch places again at every rebuild, `kit.memo`) are hashed once, by identity; a page
+    is hashed as its top-level items with those hashes in place of the groups' items; and a page made of
+    the same item objects as one hashed before (pieces a watch remembers) is not hashed again. Objects are
+    held with their hashes (so an id is not reused meanwhile); what the last rebuild did not use is
+    forgotten at the next `start`."""
 
     def __init__(self) -> None:
-        self.entries: dict[int, tuple[object, bytes]] = {}
-        self.used: dict[int, tuple[object, bytes]] = {}
-        # pages by their size and their items' ids: a page made of remembered pieces only is hashed once
+        self.entries: dict[int, tuple[tuple[object, ...], bytes]] = {}
+        self.used: dict[int, tuple[tuple[object, ...], bytes]] = {}
         self.pages: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
         self.pages_used: dict[tuple[object, ...], tuple[tuple[object, ...], str]] = {}
 
@@ -146,31 +146,31 @@ class _PartDigests:
             self.pages, self.pages_used = self.pages_used, {}
 
     def page(self, page: Page, salt: bytes) -> str:
-        """The page's key: the hash of `salt`, its size and its items' hashes."""
+        """The page's key: the hash of `salt`, its size and its items (groups' items by their hash)."""
         items = tuple(page.items)
         signature = (salt, page.width, page.height, *map(id, items))
         known = self.pages_used.get(signature) or self.pages.get(signature)
         if known is None or not all(map(operator.is_, known[0], items)):
             digest = hashlib.blake2b(salt, digest_size=20)
-            digest.update(pickle.dumps((page.width, page.height, len(items)), protocol=5))
-            for item in items:
-                digest.update(self.part(item))
+            shallow = [self.shallow(item) for item in items]
+            digest.update(pickle.dumps((page.width, page.height, shallow), protocol=5))
             known = (items, digest.hexdigest())
         self.pages_used[signature] = known
         return known[1]
 
-    def part(self, item: object) -> bytes:
-        """A fixed-size hash of a scene item (or of a group's tuple of items); the type is part of it, so
-        a group and a form never meet."""
-        known = self.used.get(id(item)) or self.entries.get(id(item))
-        if known is None or known[0] is not item:
-            if type(item) is Group:
-                value: object = (Group, item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y,
-                                 item.scale, self.part(item.items))
-            elif type(item) is Reuse:
-                value = (Reuse, item.key, self.part(item.items))
-            else:
-                value = item
-            known = (item, hashlib.blake2b(pickle.dumps(value, protocol=5), digest_size=20).digest())
-        self.used[id(item)] = known
+    def shallow(self, item: object) -> object:
+        """The item with a group's or form's items replaced by their hash (the type is part of the value,
+        so a group and a form never meet)."""
+        if type(item) is Group:
+            return (Group, item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y, item.scale,
+                    self.digest(item.items))
+        if type(item) is Reuse:
+            return (Reuse, item.key, self.digest(item.items))
+        return item
+
+    def digest(self, items: tuple[object, ...]) -> bytes:
+        known = self.used.get(id(items)) or self.entries.get(id(items))
+        if known is None or known[0] is not items:
+            known = (items, hashlib.blake2b(pickle.dumps(items, protocol=5), digest_size=20).digest())
+        self.used[id(items)] = known
         return known[1]
