@@ -38,11 +38,15 @@ class Battles(Modules):
     def _battle_table(self, slot: int) -> SpinTable:
         """The disk this unit spins in this battle: status, this turn's module bonuses, lasting losses."""
         tfx = self.tfx
+        game = self.game
         damage = tfx[1] if tfx[0] == slot else 0
-        if self.game.auras[slot // SQUAD_UNITS]:
+        if game.auras[slot // SQUAD_UNITS]:
             damage += self._subroutine_damage(slot)
-        return self.game.spin_table(slot, self.form[slot], self.status[slot], damage,
-                                    tfx[3] if tfx[2] == slot else 0, self.segmod[slot])
+        stars = tfx[3] if tfx[2] == slot else 0
+        status, segmod = self.status[slot], self.segmod[slot]
+        if damage or stars or status or segmod:
+            return game.spin_table(slot, self.form[slot], status, damage, stars, segmod)
+        return game.plain_tables[slot][self.form[slot]]  # most spins: the form's own disk
 
     def _subroutine_damage(self, slot: int) -> int:
         """Damage auras of own field units (type_damage_bonus) on this unit: they depend on the unit's types and

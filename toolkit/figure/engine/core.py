@@ -41,8 +41,10 @@ NO_TURN_FX = (-1, 0, -1, 0, -1, 0, -1)
 PASS_ACTION = Action(PASS)
 DIGEST_MASK = (1 << 64) - 1  # the history digest is a sum of 64-bit digests, modulo 2**64
 # StateCore._flags: SHARED, the history is shared with a clone (copied before the next write); LOOSE, a unit may
-# stand surrounded without having been removed (see StateCore._loose)
-SHARED, LOOSE = 1, 2
+# stand surrounded without having been removed (see StateCore._loose); LOOKAHEAD, a clone or a state played on from
+# one: its turns' moves are listed when asked (a player looking ahead evaluates many positions it never plays on),
+# while the state a game is played on lists them at its turn's start, since every player asks for them next
+SHARED, LOOSE, LOOKAHEAD = 1, 2, 4
 
 
 # What a decision waits on: the slot that may upgrade (UPGRADE_PHASE), or a board effect's (unit, node) options
@@ -108,7 +110,7 @@ class StateCore:
     seen: int  # an order-free digest of the positions in `history` but not in `_unhashed` (state_hash never walks it)
     history: dict[bytes, int]  # history_key() (position_key() packed) -> times seen
     _unhashed: list[bytes]  # keys entered in `history` since `seen` was brought up to date
-    _flags: int  # SHARED | LOOSE: two flags in one slot, so a clone copies one field for both
+    _flags: int  # SHARED | LOOSE | LOOKAHEAD: flags in one slot, so a clone copies one field for all
     _legal: list[Action] | list[int] | None
     _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
     _key: bytes | None  # history_key() of the turn's start, computed there anyway for repetition

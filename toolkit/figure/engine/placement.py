@@ -8,7 +8,7 @@ from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPA
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.core import BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, A, B, StateCore, TurnMoves
-from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, Reach, bits
+from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, WAY_PATTERN_LIMIT, Reach, bits
 from toolkit.figure.model import MoveAllyEffect, MoveSelfEffect, PushOpponentEffect
 
 
@@ -29,7 +29,7 @@ class Placement(StateCore):
         passable_codes = self.game.passable_codes
         if passable_codes and masks[1 - side] and any(self.status):
             status, pos = self.status, self.pos
-            for s in self.units_of(1 - side):
+            for s in self.game.side_units[1 - side]:
                 if status[s] in passable_codes and pos[s] >= 0:
                     free |= 1 << pos[s]
         return free
@@ -143,11 +143,14 @@ class Placement(StateCore):
             return 0
         game = self.game
         if passable == free:
-            way = game.deploy_way(self.player, steps)
-            shut = way[0] & ~free
-            found = way[1].get(shut)
+            ways = game._deploy_ways[self.player]
+            need, known = ways[steps] if steps < len(ways) else game.deploy_way(self.player, steps)
+            shut = need & ~free
+            found = known.get(shut)
             if found is None:
-                found = way[1][shut] = self._deploy_reach(steps, passable, free)
+                if len(known) > WAY_PATTERN_LIMIT:
+                    known.clear()
+                found = known[shut] = self._deploy_reach(steps, passable, free)
             return found & free
         return self._deploy_reach(steps, passable, free) & free
 

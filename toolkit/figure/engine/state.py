@@ -44,6 +44,7 @@ from toolkit.figure.engine.core import (
     DRAW,
     GOAL,
     LOCKOUT,
+    LOOKAHEAD,
     LOOSE,
     MOVE_PHASE,
     NO_TURN_FX,
@@ -70,7 +71,7 @@ from toolkit.figure.engine.core import (
     _tuplify,
 )
 from toolkit.figure.engine.tables import HANGAR, GameTables
-from toolkit.figure.engine.turns import TurnFlow
+from toolkit.figure.engine.turns import TurnFlow, unpack_key
 from toolkit.players import PLAYERS, Player
 
 # The names other modules read from here (the state's public face); they are defined in `core`.
@@ -107,9 +108,6 @@ _new_state = object.__new__  # a GameState with no fields set yet (clone sets ev
 _values, _play_values = operator.attrgetter(*_FIELDS), operator.attrgetter(*_PLAY_FIELDS)  # each field, in order
 
 
-def _unpack(key: bytes) -> tuple[int, ...]:
-    """A history key (`history_key()`) as `position_key()`'s flat tuple of ints."""
-    return struct.unpack(f"<{len(key) // 8}q", key)
 
 
 class GameState(TurnFlow):
@@ -224,7 +222,8 @@ class GameState(TurnFlow):
         s.seen = self.seen
         s.history = self.history  # both copied on the next write by either state
         s._unhashed = self._unhashed
-        self._flags = s._flags = self._flags | SHARED
+        flags = self._flags = self._flags | SHARED
+        s._flags = flags | LOOKAHEAD
         s._legal = self._legal
         s._moves = self._moves
         s._key = self._key
@@ -297,7 +296,7 @@ class GameState(TurnFlow):
         """The state as JSON text (without the GameTables, which `deserialize` is given)."""
         self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
-        data["history"] = sorted([list(_unpack(key)), count] for key, count in self.history.items())
+        data["history"] = sorted([list(unpack_key(key)), count] for key, count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
@@ -341,12 +340,12 @@ class GameState(TurnFlow):
     def _hash_history(self) -> None:
         """Bring `seen` up to date. Digests are added only when a hash or a serialisation asks: a simulated
         game never computes one (a digest cost about a tenth of a random game's turn)."""
-        seen = self.seen
-        blake2b, from_bytes = hashlib.blake2b, int.from_bytes
-        for key in self._unhashed:  # each key already packed (history_key)
-            seen += from_bytes(blake2b(key, digest_size=8).digest(), "little")
-        self.seen = seen & DIGEST_MASK
-        self._unhashed = []  # a new list: a clone may share the old one
+        keys = self._unhashed  # each key already packed (history_key)
+        if keys:
+            blake2b = hashlib.blake2b
+            digests = b"".join([blake2b(key, digest_size=8).digest() for key in keys])
+            self.seen = (self.seen + sum(struct.unpack(f"<{len(keys)}Q", digests))) & DIGEST_MASK  # 64-bit each
+            self._unhashed = []  # a new list: a clone may share the old one
 
     def _compute_legal(self) -> list[Action] | list[int]:
         if self.phase == SPIN:

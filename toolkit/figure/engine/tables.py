@@ -183,6 +183,9 @@ class GameTables:
         self.passable_codes = self._status_codes(lambda rule: effects.passable_by_enemy(rule, ruling))
         self.thawing_codes = self._status_codes(lambda rule: effects.thaw_turns(rule) is not None)
         self.end_spin_codes = self._status_codes(lambda rule: bool(effects.end_of_turn_spin_modifier(rule)))
+        # each form's own disk (no status, bonus or loss): the table most spins use
+        self.plain_tables = tuple(tuple(self.spin_table(slot.index, form, 0, 0, 0, ())
+                                        for form in range(len(slot.forms))) for slot in self.slots)
         # and asked in every battle: who spins nothing (a Miss), who spins for a self-hit first
         self.sitting_out_codes = self._status_codes(lambda rule: not effects.spins_when_attacked(rule))
         self.confused_codes = self._status_codes(
@@ -267,10 +270,7 @@ class GameTables:
                 way = self.way(entry, len(ways))
                 need |= 1 << entry | (self.balls[entry][-1] if way is None else way[0])
             ways.append((need, {}))
-        way = ways[steps]
-        if len(way[1]) > WAY_PATTERN_LIMIT:
-            way[1].clear()
-        return way
+        return ways[steps]  # the state clears its patterns past WAY_PATTERN_LIMIT as it adds one
 
     def learn(self, start: int, mp: int, shut: int) -> int:
         """The nodes within `mp` steps of `start` when the nodes `shut` (of its way's `need`) cannot be passed:

@@ -14,6 +14,7 @@ from toolkit.figure.engine.core import (
     CHOICE_PHASE,
     DRAW,
     LOCKOUT,
+    LOOKAHEAD,
     NO_TURN_FX,
     PASS_ACTION,
     REPETITION,
@@ -32,6 +33,11 @@ from toolkit.figure.engine.tables import BAY, REMOVED, bits
 _PACKERS: dict[int, struct.Struct] = {}  # by key length: little-endian 64-bit ints, the same bytes on every machine
 STATUSED_OR_WAITING = (1 << 2 * SQUAD_UNITS) - 1  # TurnMoves.units >> SQUAD_UNITS: its sets of units with a status
 # and of units waiting in the Hangar
+
+
+def unpack_key(key: bytes) -> tuple[int, ...]:
+    """A history key (`TurnFlow.history_key()`) as `position_key()`'s flat tuple of ints."""
+    return struct.unpack(f"<{len(key) // 8}q", key)
 
 
 class TurnFlow(Battles):
@@ -92,9 +98,15 @@ class TurnFlow(Battles):
         if seen >= rules.repetition_limit:
             self._finish(DRAW, REPETITION)
             return
-        # the turn's actions wait until someone asks: a position a player only evaluates may never need them
-        if rules.lockout != "off" and not self._surely_moves() and not self.turn_moves().actions:
-            self._finish(1 - player, LOCKOUT)  # modules are not counted
+        if rules.lockout == "off":
+            return
+        if self._flags & LOOKAHEAD:  # a look ahead may never ask for the moves: list them only when unsure
+            if not self._surely_moves() and not self.turn_moves().actions:
+                self._finish(1 - player, LOCKOUT)  # modules are not counted
+            return
+        moves = self._moves = self._compute_moves()  # the state a game is played on: its player asks next
+        if not moves.actions:
+            self._finish(1 - player, LOCKOUT)
 
     def _end_turn(self) -> None:
         """End of the turn: chimera Poison spins for units that did not battle, then the next turn."""
@@ -163,7 +175,7 @@ class TurnFlow(Battles):
 
     def position_key(self) -> tuple[int, ...]:
         """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
-        return self._position_key()
+        return unpack_key(self.history_key())
 
     def history_key(self) -> bytes:
         """`position_key()` packed as the history keeps it (little-endian 64-bit ints): equal keys, equal bytes.
@@ -172,16 +184,12 @@ class TurnFlow(Battles):
         return key if key is not None else self._history_key()
 
     def _history_key(self) -> bytes:
-        key = self._position_key()
-        packer = _PACKERS.get(len(key))
-        if packer is None:
-            packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
-        return packer.pack(*key)
-
-    def _position_key(self) -> tuple[int, ...]:
         bay_a, bay_b = self.bay
         key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
                self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
         if any(self.segmod):
             key += tuple(itertools.chain.from_iterable((len(m), *m) for m in self.segmod))
-        return key
+        packer = _PACKERS.get(len(key))
+        if packer is None:
+            packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
+        return packer.pack(*key)
