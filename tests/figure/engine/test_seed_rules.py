@@ -155,10 +155,12 @@ def test_the_own_move_switch_keeps_the_old_reading():
 def test_a_swap_module_onto_the_enemy_goal_wins_at_once():
     """000 2.1: "ends immediately upon the occupation"; a swap is an action of the unit's owner."""
     places = {"a1": "r0c3", "a2": "r2c0"}  # a1 stands on B's goal (put there by hand, not by a move)
-    state = at(game(modules_a=[module("sw", {"kind": "swap_units"})]), places)
-    state.apply(Action(MODULE, 0, slot(state, "a1"), slot(state, "a2")))
-    assert where(state, "a2") == "r0c3"
-    assert state.outcome() == (Player.A, "goal_capture")
+    for surround_after in ("any_position_change", "move_only"):
+        g = game(modules_a=[module("sw", {"kind": "swap_units"})], rules=Rules(surround_after=surround_after))
+        state = at(g, places)
+        state.apply(Action(MODULE, 0, slot(state, "a1"), slot(state, "a2")))
+        assert where(state, "a2") == "r0c3"
+        assert state.outcome() == (Player.A, "goal_capture"), surround_after
 
 
 def test_a_unit_pushed_onto_the_enemy_goal_by_the_opponent_does_not_win():
@@ -178,6 +180,25 @@ def test_a_unit_pushed_onto_the_enemy_goal_by_the_opponent_does_not_win():
     assert where(state, "a1") == "r0c3"
     assert not state.is_terminal()
     assert pushed(Rules(goal_capture_by="any_placement")).outcome() == (Player.A, "goal_capture")
+
+
+def test_a_unit_pushed_onto_the_enemy_goal_does_not_win_at_its_owners_next_move_either():
+    """The pushed unit stands on the goal, but its operator did not move it there: A's next move of another
+    unit wins nothing (it once did, at any move of A's while the unit stood there), under both surround
+    switches; moving the pushed unit off and back on would."""
+    for surround_after in ("any_position_change", "move_only"):
+        g = game(b={"b1": purple_unit("b1", {"kind": "push_opponent"})},
+                 rules=Rules(surround_after=surround_after))
+        state = at(g, {"a1": "r0c1", "a2": "r4c1", "b1": "i0c1", "b2": "r2c6"})
+        move(state, "a1", "r0c2")
+        attack(state, "a1", "b1")
+        state.apply(WHITE)
+        state.apply(PURPLE)
+        state.apply(Action(CHOOSE, slot(state, "a1"), node(state, "r0c3")))
+        move(state, "b2", "r3c6")
+        move(state, "a2", "r4c2")
+        assert where(state, "a1") == "r0c3"
+        assert not state.is_terminal(), surround_after
 
 
 # ---- Frozen / Cryo-Stasis and swaps: 000 Table 2.2, 001 Table 2.2 ------------------------------------------------

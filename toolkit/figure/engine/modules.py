@@ -88,7 +88,7 @@ class Modules(Placement):
             a, b = self.pos[first], self.pos[second]
             self._put(first, b)
             self._put(second, a)
-            self._after_moved_by_effect(side, goal=False)
+            self._after_moved_by_effect(side)
 
     def _apply_subroutine(self, slot: int, target: int) -> None:
         self.subs |= 1 << slot

@@ -7,7 +7,7 @@ from __future__ import annotations
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, SQUAD_UNITS, WAIT_TURNS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
-from toolkit.figure.engine.core import BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, A, B, StateCore, TurnMoves
+from toolkit.figure.engine.core import BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, StateCore, TurnMoves
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, WAY_PATTERN_LIMIT, Reach, bits
 from toolkit.figure.model import MoveAllyEffect, MoveSelfEffect, PushOpponentEffect
 
@@ -210,13 +210,8 @@ class Placement(StateCore):
             self._finish(side, GOAL)
             return
         if self._flags & LOOSE:
-            self._after_placement(side)
-        else:
-            goals = game.goals
-            if occ[goals[A]] >= SQUAD_UNITS or 0 <= occ[goals[B]] < SQUAD_UNITS:  # a unit on the enemy goal
-                self._goal_by_placement(side)
-                if self.result is not None:
-                    return
+            self._after_placement(side, goal=False)  # the move's goal was checked above; a unit pushed onto
+        else:                                        # the enemy goal by the opponent never wins by standing there
             near = game.nbr_mask[dest]
             if near and not near & masks[1 - side]:  # no enemy next to dest: nobody to surround or battle
                 self._end_turn()
@@ -253,12 +248,14 @@ class Placement(StateCore):
             if mover_closed:
                 self._deactivate(slot)
 
-    def _after_placement(self, actor: int) -> None:
+    def _after_placement(self, actor: int, goal: bool = True) -> None:
         """Goal capture by placement when the switch `goal_capture_by` allows it (the game ends at once, before
-        any surround), then surrounds (the switch `surround_order`)."""
-        self._goal_by_placement(actor)
-        if self.result is not None:
-            return
+        any surround; not after a plain move, whose goal is its destination), then surrounds (the switch
+        `surround_order`)."""
+        if goal:
+            self._goal_by_placement(actor)
+            if self.result is not None:
+                return
         self._flags &= ~LOOSE  # every surrounded unit is removed now
         if self.game.rules.surround_order == "enemies_first":
             for side in (1 - actor, actor):
@@ -268,15 +265,15 @@ class Placement(StateCore):
             for slot in self._surrounded_units(1 - actor) + self._surrounded_units(actor):
                 self._deactivate(slot)
 
-    def _after_moved_by_effect(self, actor: int, goal: bool = True) -> None:
+    def _after_moved_by_effect(self, actor: int) -> None:
         """After a swap or a Purple placement: everything `_after_placement` checks when `surround_after` is
-        any_position_change; otherwise the goal alone (when `goal`), and the next surround check looks at every
-        unit, since the effect may have closed a surround nobody checked."""
+        any_position_change; otherwise the goal alone (at once: the placing action is the one that captures),
+        and the next surround check looks at every unit, since the effect may have closed a surround nobody
+        checked."""
         if self.game.rules.surround_after == "any_position_change":
             self._after_placement(actor)
             return
-        if goal:
-            self._goal_by_placement(actor)
+        self._goal_by_placement(actor)
         self._flags |= LOOSE
 
     def _goal_by_placement(self, actor: int) -> None:
