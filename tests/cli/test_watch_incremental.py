@@ -6,6 +6,7 @@ saves), so the test needs no file events and no waiting; `test_watch.py` covers 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 from pathlib import Path
@@ -27,12 +28,17 @@ def _fresh_build(project: Path, out: Path, *options: str) -> dict[str, bytes]:
     return _kit(out)
 
 
-def test_a_watch_rebuilt_kit_is_byte_identical_to_a_fresh_build(tmp_path: Path) -> None:
+def _new_watched_project(tmp_path: Path) -> tuple[Path, Path, argparse.Namespace, Session]:
+    """A starter project (`duelkit new`), the folder its watch writes to, and the watch session."""
     project = tmp_path / "game"
     assert main(["new", str(project)]) == 0
     watched = tmp_path / "watched"
     args = build_parser().parse_args(["watch", str(project), "--out", str(watched)])
-    session = Session(args)
+    return project, watched, args, Session(args)
+
+
+def test_a_watch_rebuilt_kit_is_byte_identical_to_a_fresh_build(tmp_path: Path) -> None:
+    project, watched, args, session = _new_watched_project(tmp_path)
     spark = project / "unit_data" / "spark.yaml"
     others = project / "unit_data" / "more-units.yaml"
     with output_folder(args, "", []) as folder, contextlib.redirect_stdout(io.StringIO()):
@@ -61,11 +67,7 @@ def test_a_watch_rebuilt_kit_is_byte_identical_to_a_fresh_build(tmp_path: Path) 
 def test_a_save_redraws_only_the_pages_that_show_the_edit(tmp_path: Path) -> None:
     """Each page is drawn once and found again by what it shows: a unit's new damage redraws its card's
     sheet, its token sheet and its disc, not the rest of the kit, and the kit is still a fresh build's."""
-    project = tmp_path / "game"
-    assert main(["new", str(project)]) == 0
-    watched = tmp_path / "watched"
-    args = build_parser().parse_args(["watch", str(project), "--out", str(watched)])
-    session = Session(args)
+    project, watched, args, session = _new_watched_project(tmp_path)
     spark = project / "unit_data" / "spark.yaml"
     with output_folder(args, "", []) as folder, contextlib.redirect_stdout(io.StringIO()):
         session.rebuild(folder, [])
