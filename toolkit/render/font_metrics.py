@@ -42,9 +42,12 @@ def _table() -> dict[str, FaceMetrics]:
 def _face(face: dict) -> FaceMetrics:
     """Font units scaled as reportlab scales them (TTFontFile.extractInfo): kept when the em is 1000 units,
     else times 1000/units_per_em."""
-    per_unit = 1000 / face["units_per_em"]
-    scaled = (lambda advances: advances) if face["units_per_em"] == 1000 else (
-        lambda advances: [advance * per_unit for advance in advances])
+    em = face["units_per_em"]
+    per_unit = 1000 / em
+
+    def scaled(advances: list[int]) -> list[float] | list[int]:
+        return advances if em == 1000 else [advance * per_unit for advance in advances]
+
     widths: dict[int, float] = {}
     for first, advances in face["runs"]:
         widths.update(zip(range(first, first + len(advances)), scaled(advances), strict=True))
