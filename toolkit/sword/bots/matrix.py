@@ -5,29 +5,21 @@ type's choices) and maximises the average over types of what the worst column of
 opponent knows its own type, the player does not (a Bayesian game in which every type answers
 separately). With one type it is the classic maximin strategy of a matrix game.
 
-The LPs go straight to scipy's HiGHS binding with the model and options `scipy.optimize.linprog(...,
-method="highs")` would give it (the same solutions, without its input checks and conversions: a
-looking-ahead player solves two small LPs per decision and linprog's preparation was a fifth of them);
-where that binding is missing, `linprog` itself. The first LP of a `prefer` solve is only asked for the
-game's value, which is unique, so it runs without HiGHS's presolve (half its time; the value agrees to
-1e-15 and the strategies that follow to 3e-15 over 64 decisions of self-play).
+The first LP of a `prefer` solve is only asked for the game's value, which is unique, so it runs without
+HiGHS's presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64
+decisions of self-play). Only linprog's public interface is used: scipy's private HiGHS binding saved a
+fifth of two small LPs, about 2% of a decision, and a scipy release may change it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from scipy.optimize import linprog
 
 from toolkit.problems import DuelkitError
-
-try:  # scipy's own HiGHS binding (private, so checked here and used only as linprog uses it)
-    from scipy.optimize._highspy import _core as _highs
-except ImportError:  # pragma: no cover - another scipy layout: linprog does the same work
-    _highs = None
 
 
 class SolverError(DuelkitError):
@@ -41,47 +33,15 @@ class Solution:
 
 
 def _solve_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int,
-              presolve: str = "on") -> tuple[np.ndarray, float] | None:
+              presolve: bool = True) -> tuple[np.ndarray, float] | None:
     """min cost.x subject to a_ub.x <= b_ub, the first `rows` variables in [0, 1] summing to 1, the others
-    free; (x, objective) or None when HiGHS reports no optimum. `presolve` "off" is for a value alone."""
+    free; (x, objective) or None when HiGHS reports no optimum. No `presolve` is for a value alone."""
     n = cost.size
-    if _highs is None:  # pragma: no cover
-        a_eq = np.concatenate([np.ones(rows), np.zeros(n - rows)])[None, :]
-        found = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
-                        bounds=[(0.0, 1.0)] * rows + [(None, None)] * (n - rows), method="highs")
-        return (found.x, float(found.fun)) if found.status == 0 else None
-    inf = _highs.kHighsInf
-    dense = np.empty((a_ub.shape[0] + 1, n))
-    dense[:-1] = a_ub
-    dense[-1, :rows], dense[-1, rows:] = 1.0, 0.0
-    by_column = dense.T
-    nonzero = by_column != 0  # what scipy's csc_array keeps, column by column, rows in order
-    lp = _highs.HighsLp()
-    lp.num_col_, lp.num_row_ = n, dense.shape[0]
-    matrix: Any = lp.a_matrix_
-    matrix.num_col_, matrix.num_row_ = n, dense.shape[0]
-    matrix.format_ = _highs.MatrixFormat.kColwise
-    matrix.start_ = np.concatenate([[0], np.cumsum(nonzero.sum(axis=1))]).astype(np.int32)
-    matrix.index_ = np.nonzero(nonzero)[1].astype(np.int32)
-    matrix.value_ = by_column[nonzero]
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.concatenate([np.zeros(rows), np.full(n - rows, -inf)])
-    lp.col_upper_ = np.concatenate([np.ones(rows), np.full(n - rows, inf)])
-    lp.row_lower_ = np.concatenate([np.full(b_ub.size, -inf), [1.0]])
-    lp.row_upper_ = np.concatenate([b_ub, [1.0]])
-    options = _highs.HighsOptions()  # linprog's choices for method="highs"
-    options.presolve = presolve
-    options.log_to_console = False
-    options.output_flag = False
-    options.highs_debug_level = _highs.HighsDebugLevel.kHighsDebugLevelNone
-    options.simplex_strategy = _highs.simplex_constants.SimplexStrategy.kSimplexStrategyDual
-    solver = _highs._Highs()
-    solver.passOptions(options)
-    solver.passModel(lp)
-    solver.run()
-    if solver.getModelStatus() != _highs.HighsModelStatus.kOptimal:
-        return None
-    return np.array(solver.getSolution().col_value), float(solver.getInfo().objective_function_value)
+    a_eq = np.concatenate([np.ones(rows), np.zeros(n - rows)])[None, :]
+    found = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
+                    bounds=[(0.0, 1.0)] * rows + [(None, None)] * (n - rows), method="highs",
+                    options={"presolve": presolve})
+    return (found.x, float(found.fun)) if found.status == 0 else None
 
 
 def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float] | None = None,
@@ -105,7 +65,7 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
         blocks.append(block)
     a_ub = np.vstack(blocks)
     b_ub = np.zeros(a_ub.shape[0])
-    found = _solve_lp(cost, a_ub, b_ub, rows, "off" if prefer is not None else "on")  # then only its value counts
+    found = _solve_lp(cost, a_ub, b_ub, rows, presolve=prefer is None)  # then only its value counts
     if found is None:
         raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
     x, objective = found
