@@ -198,7 +198,13 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
         else:
             result = Result(Player.B if move_a is Move.RETREAT else Player.A, Reason.DISHONOR)
         return (state.range, r[0], r[1], 0, r[2], r[3], 0, result)
-    techs = (compiled(pa.techniques[choice_a.technique]), compiled(pb.techniques[choice_b.technique]))
+    ta, tb = pa.techniques[choice_a.technique], pb.techniques[choice_b.technique]
+    ca, cb = _COMPILED.get(id(ta)), _COMPILED.get(id(tb))
+    if ca is None or ca.technique is not ta:
+        ca = compiled(ta)
+    if cb is None or cb.technique is not tb:
+        cb = compiled(tb)
+    techs = (ca, cb)
     turn = _Turn(state, (choice_a, choice_b), techs, r, resolve_position(state.range, move_a, move_b))
     _movement(turn)
     taken = [0, 0]
@@ -226,8 +232,10 @@ def _movement(turn: _Turn) -> None:
                 dm = -losses[0]
         r[2 * seat], r[2 * seat + 1] = min(max(m + dm, 0), cm), min(max(b + db, 0), cb)
     for seat in (0, 1):
-        for res, amount in [(res, amount) for c, res, amount in turn.techs[seat].gains if turn.holds(c, seat)]:
-            turn.change(seat, res, amount)
+        gains = turn.techs[seat].gains
+        if gains:
+            for res, amount in [(res, amount) for c, res, amount in gains if turn.holds(c, seat)]:
+                turn.change(seat, res, amount)
 
 
 def _bonus_total(turn: _Turn, seat: int, effects: tuple[tuple[Any, ...], ...]) -> tuple[int, list[int]]:
@@ -262,14 +270,18 @@ def _attacks(turn: _Turn) -> list[list[int]]:
                 total += constants.ADVANCE_ATTACK_BONUS
             if turn.dist is Range.CLOSE:
                 total += constants.CLOSE_ATTACK_BONUS
-            bonus, spends[seat] = _bonus_total(turn, seat, turn.techs[seat].attack_bonus)
-            attacks[seat] = total + bonus
+            effects = turn.techs[seat].attack_bonus
+            if effects:
+                bonus, spends[seat] = _bonus_total(turn, seat, effects)
+                total += bonus
+            attacks[seat] = total
     for seat in (0, 1):  # assigned in seat order: B's conditions see A's Attack Total
         if turn.attacking[seat]:
             turn.atk[seat] = attacks[seat]
-            shield = turn.techs[1 - seat]
-            turn.bypass[seat] = any(turn.holds(c, seat) and not shield.protects(comparison, momentum_based)
-                                    for c, comparison, momentum_based in turn.techs[seat].bypass_defense)
+            bypasses, shield = turn.techs[seat].bypass_defense, turn.techs[1 - seat]
+            turn.bypass[seat] = bool(bypasses) and any(
+                turn.holds(c, seat) and not shield.protects(comparison, momentum_based)
+                for c, comparison, momentum_based in bypasses)
     return spends
 
 
@@ -278,12 +290,13 @@ def _defenses(turn: _Turn, spends: list[list[int]]) -> None:
     for seat in (0, 1):
         if turn.attacking[1 - seat]:
             t = turn.techs[seat]
-            if turn.choices[seat].action is Action.INSIGHT or any(turn.holds(c, seat) for c in t.cannot_defend):
+            if turn.choices[seat].action is Action.INSIGHT or (
+                    t.cannot_defend and any(turn.holds(c, seat) for c in t.cannot_defend)):
                 continue  # defenseless
             total = turn.attrs[seat].defense
             if turn.moves[seat] is Move.RETREAT:
                 total += constants.RETREAT_DEFENSE_BONUS
-            if turn.defending[seat]:
+            if turn.defending[seat] and t.defense_bonus:
                 bonus, more = _bonus_total(turn, seat, t.defense_bonus)
                 total += bonus
                 spends[seat] += more
@@ -339,10 +352,14 @@ def _evades(turn: _Turn) -> None:
     targets = [seat for seat in (0, 1) if turn.attacking[1 - seat]]
     if not any(turn.choices[seat].evade for seat in targets):
         return
-    r, attrs = turn.r, turn.attrs
-    keys = [(attrs[seat].speed + r[2 * seat + 1], attrs[seat].speed) for seat in (0, 1)]
-    targets.sort(key=lambda seat: keys[seat], reverse=True)
-    groups = [targets] if len(targets) == 2 and keys[0] == keys[1] else [[seat] for seat in targets]
+    groups: list[list[int]]
+    if len(targets) == 1:
+        groups = [targets]
+    else:  # both attacked: the higher (Initiative, Speed) first; a full tie decides both at once
+        r, attrs = turn.r, turn.attrs
+        key_a = (attrs[0].speed + r[1], attrs[0].speed)
+        key_b = (attrs[1].speed + r[3], attrs[1].speed)
+        groups = [targets] if key_a == key_b else [[0], [1]] if key_a > key_b else [[1], [0]]
     for group in groups:
         plans = [(seat, _plan_evade(turn, seat)) for seat in group if turn.choices[seat].evade]
         for seat, plan in plans:
@@ -367,7 +384,7 @@ def _damage(turn: _Turn, taken: list[int]) -> None:
             hits[seat] = max(0, turn.atk[seat] - (0 if turn.bypass[seat] else turn.defense[target]))
             taken[target] += hits[seat]
         taken[seat] += turn.counters[target]
-        if turn.defending[target]:
+        if turn.defending[target] and turn.techs[target].counter_on_defend:
             for c, amount, divisor in turn.techs[target].counter_on_defend:
                 if turn.holds(c, target):
                     if amount is not None:
@@ -381,11 +398,12 @@ def _after_hits(turn: _Turn, hits: list[int]) -> None:
     """`combat._after_hits`: steals by attacks that dealt damage, gains for Defense that prevented some."""
     for seat in (0, 1):
         target = 1 - seat
-        if hits[seat] > 0:
+        if hits[seat] > 0 and turn.techs[seat].steals:
             for res, amount in [(res, amount) for c, res, amount in turn.techs[seat].steals if turn.holds(c, seat)]:
                 if res not in turn.techs[target].immune:
                     turn.change(seat, res, -turn.change(target, res, -amount))
-        if turn.attacking[seat] and turn.defending[target] and not turn.evaded[target] and not turn.bypass[seat]:
+        if (turn.attacking[seat] and turn.defending[target] and not turn.evaded[target] and not turn.bypass[seat]
+                and turn.techs[target].gain_prevented):
             prevented = min(turn.atk[seat], turn.defense[target])
             for res, most in [(res, most) for c, res, most in turn.techs[target].gain_prevented
                               if turn.holds(c, target)]:
