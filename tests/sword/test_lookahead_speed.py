@@ -98,7 +98,7 @@ def test_the_value_lp_without_presolve_leads_to_the_same_solutions(monkeypatch: 
         assert one.strategy == pytest.approx(other.strategy, abs=1e-6)
 
 
-def test_a_saddle_value_is_the_value_lp_s() -> None:
+def test_a_saddle_point_has_the_value_lp_s_value() -> None:
     """The value LP is skipped only when a pure row is certified to attain the game's value: checked against
     the LP on random games with one to three types (with and without saddle points)."""
     rng = np.random.default_rng(14)
@@ -107,9 +107,10 @@ def test_a_saddle_value_is_the_value_lp_s() -> None:
         rows, cols = rng.integers(2, 7), rng.integers(2, 7)
         games = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(rng.integers(1, 4))]
         value = matrix.solve(games).value
-        saddle = matrix.saddle_value(games)
+        saddle = matrix.saddle_point(games)
         if saddle is not None:
-            assert saddle == pytest.approx(value, abs=1e-9)
+            assert saddle[0] == pytest.approx(value, abs=1e-9)
+            assert np.mean([g[saddle[1]].min() for g in games]) == saddle[0]  # the row guarantees it
             certified += 1
         mixed += value > max(np.mean([g[i].min() for g in games]) for i in range(rows)) + 1e-9
     assert certified > 30

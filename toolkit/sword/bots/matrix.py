@@ -65,9 +65,11 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
         blocks.append(block)
     a_ub = np.vstack(blocks)
     b_ub = np.zeros(a_ub.shape[0])
-    saddle = None if prefer is None else saddle_value([np.asarray(matrix, dtype=float) for matrix in matrices])
+    saddle = None if prefer is None else saddle_point([np.asarray(matrix, dtype=float) for matrix in matrices])
     if saddle is not None:  # the value is known: only the preferred strategy is solved for
-        x, value = np.full(rows + types, 1.0 / rows), saddle
+        value, row = saddle
+        x = np.zeros(rows + types)
+        x[row] = 1.0  # the pure row attaining it, should the second LP fail
     else:
         found = _solve_lp(cost, a_ub, b_ub, rows, presolve=prefer is None)  # then only its value counts
         if found is None:
@@ -84,15 +86,17 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
     x = np.clip(x[:rows], 0.0, None)
     x = x / x.sum()
     return Solution(tuple(float(p) for p in x), value)
-def saddle_value(arrays: Sequence[np.ndarray]) -> float | None:
-    """The game's value when a pure row attains it (a saddle point, about half the decisions of self-play), or
-    None. The row best on average over the types' worst columns guarantees that much; if every row does no
+
+
+def saddle_point(arrays: Sequence[np.ndarray]) -> tuple[float, int] | None:
+    """The game's value and a pure row attaining it (a saddle point, about half the decisions of self-play),
+    or None. The row best on average over the types' worst columns guarantees that much; if every row does no
     better against those same columns (one per type), no mixed strategy can either: so it is the value, and
     the value LP need not run."""
     worst = np.mean([a.min(axis=1) for a in arrays], axis=0)  # per row: the mean over types of its worst column
     best = int(np.argmax(worst))
     replies = np.mean([a[:, int(np.argmin(a[best]))] for a in arrays], axis=0)  # every row against them
-    return float(worst[best]) if replies.max() <= worst[best] else None
+    return (float(worst[best]), best) if replies.max() <= worst[best] else None
 
 
 def greedy_reply(matrix: Sequence[Sequence[float]], weights: Sequence[float]) -> int:
