@@ -65,7 +65,8 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
         blocks.append(block)
     a_ub = np.vstack(blocks)
     b_ub = np.zeros(a_ub.shape[0])
-    saddle = None if prefer is None else saddle_point([np.asarray(matrix, dtype=float) for matrix in matrices])
+    arrays = [np.asarray(matrix, dtype=float) for matrix in matrices]
+    saddle = None if prefer is None else saddle_point(arrays)
     if saddle is not None:  # the value is known: only the preferred strategy is solved for
         value, row = saddle
         x = np.zeros(rows + types)
@@ -76,7 +77,11 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
             raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
         x, objective = found
         value = -objective
-    if prefer is not None:
+    pure = None if prefer is None else preferred_row(arrays, prefer, value - slack)
+    if pure is not None:  # the second LP's only solution: no need to run it
+        x = np.zeros(rows + types)
+        x[pure] = 1.0
+    elif prefer is not None:
         # keep the guarantee: -mean(v) <= -(value - slack); maximise the preferred value
         keep = np.concatenate([np.zeros(rows), -np.ones(types) / types])[None, :]
         again = _solve_lp(np.concatenate([-np.asarray(prefer, dtype=float), np.zeros(types)]),
@@ -97,6 +102,21 @@ def saddle_point(arrays: Sequence[np.ndarray]) -> tuple[float, int] | None:
     best = int(np.argmax(worst))
     replies = np.mean([a[:, int(np.argmin(a[best]))] for a in arrays], axis=0)  # every row against them
     return (float(worst[best]), best) if replies.max() <= worst[best] else None
+
+
+MARGIN = 1e-6  # well above HiGHS's tolerances (1e-7): a shortcut is taken only when the LP's answer is certain
+
+
+def preferred_row(arrays: Sequence[np.ndarray], prefer: Sequence[float], floor: float) -> int | None:
+    """The preference LP's answer when it is a single row (about half the decisions of self-play), or None.
+    A strategy's preferred value is an average of its rows', so when one row is preferred strictly to every
+    other and alone guarantees the floor, putting all weight on it is the LP's only optimum."""
+    values = np.asarray(prefer, dtype=float)
+    best = int(np.argmax(values))
+    if values.size > 1 and np.partition(values, -2)[-2] > values[best] - MARGIN:
+        return None  # another row is preferred as much: the LP chooses among them
+    guarantee = float(np.mean([a[best].min() for a in arrays]))
+    return best if guarantee >= floor + MARGIN else None
 
 
 def greedy_reply(matrix: Sequence[Sequence[float]], weights: Sequence[float]) -> int:
