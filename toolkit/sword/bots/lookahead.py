@@ -63,10 +63,25 @@ def insight_target(knows: Knowledge) -> InsightTarget:
     return InsightTarget.TECHNIQUE
 
 
+_CANDIDATES: dict[tuple[object, int, int, InsightTarget], tuple[object, object, tuple[Candidate, ...]]] = {}
+
+
 def candidates(state: DuelState, player: Player) -> list[Candidate]:
     """The player's legal choices with the four Insight targets folded into one (they resolve alike but
-    for what is learned): the target `insight_target` picks, weighted 4."""
+    for what is learned): the target `insight_target` picks, weighted 4. Listed once per range, hand and
+    target (the entry keeps its techniques, so a reused object id is never mistaken for them)."""
+    techniques = state.players[player.seat].techniques
     target = insight_target(state.players[player.seat].knows)
+    key = (state.range, id(techniques[0]), id(techniques[1]), target)
+    entry = _CANDIDATES.get(key)
+    if entry is None or entry[0] is not techniques[0] or entry[1] is not techniques[1]:
+        if len(_CANDIDATES) > 4096:
+            _CANDIDATES.clear()
+        entry = _CANDIDATES[key] = (techniques[0], techniques[1], tuple(_fold(state, player, target)))
+    return list(entry[2])
+
+
+def _fold(state: DuelState, player: Player, target: InsightTarget) -> list[Candidate]:
     found: dict[Choice, int] = {}
     for choice in legal_choices(state, player):
         if choice.action is Action.INSIGHT:
@@ -101,10 +116,11 @@ def _side(player: PlayerState, choice: Choice, attacking: bool, attacked: bool, 
     return key
 
 
-# Remembered transitions, keyed by (range, honor turn reached, side id of A, side id of B); a side id is
-# a small int standing for a `_side` key (interned), so a cell's key hashes four ints. Both tables start
-# again together (an id must never outlive its key), and only between matrices.
-_TRANSITIONS: dict[tuple[object, bool, int, int], Transition] = {}
+# Remembered transitions, keyed by one int packing (side id of A, side id of B, range, honor turn reached);
+# a side id is a small int standing for a `_side` key (interned; fewer than CACHE_LIMIT, so a packed key fits
+# numpy's int64). Both tables start again together (an id must never outlive its key), and only between
+# matrices.
+_TRANSITIONS: dict[int, Transition] = {}
 _SIDE_IDS: dict[tuple[object, ...], int] = {}
 
 
@@ -118,6 +134,14 @@ def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, 
             found = _SIDE_IDS[key] = len(_SIDE_IDS)
         ids.append(found)
     return ids[0], ids[1], ids[2], ids[3], ids[4]
+
+
+_RANGE_BITS = {distance: index << 1 for index, distance in enumerate(Range)}
+
+
+def _context(state: DuelState) -> int:
+    """The low bits of a cell's key: the range and whether the honor turn is reached."""
+    return _RANGE_BITS[state.range] | (state.honor and state.turn >= constants.HONOR_TURN)
 
 
 def _make_room() -> None:
@@ -143,8 +167,8 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
     the same exchange at another Health or turn (before or after the honor turn) is looked up."""
     _make_room()
     role_a, role_b = _roles(state.range, choice_a, choice_b)
-    key = (state.range, state.honor and state.turn >= constants.HONOR_TURN,
-           _side_ids(state.players[0], choice_a)[role_a], _side_ids(state.players[1], choice_b)[role_b])
+    key = ((_side_ids(state.players[0], choice_a)[role_a] << 32 | _side_ids(state.players[1], choice_b)[role_b]) << 3
+           | _context(state))
     found = _TRANSITIONS.get(key)
     if found is None:
         found = _TRANSITIONS[key] = resolve(state, choice_a, choice_b)
@@ -209,14 +233,27 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
     role_b = np.where(both, 3 + evading, np.where(hit_a, 1, np.where(hit_b, 2, 0)))
     side_a = np.take_along_axis(ids_a, role_a, axis=1)  # rows: A's choices
     side_b = np.take_along_axis(ids_b, role_b.T, axis=1).T
-    pairs, first, where = np.unique((side_a * (1 << 32) + side_b).ravel(), return_index=True, return_inverse=True)
-    honor = state.honor and state.turn >= constants.HONOR_TURN
+    keys, first, where = np.unique(((side_a << 32 | side_b) << 3 | _context(state)).ravel(), return_index=True,
+                                   return_inverse=True)
     n_b = len(choices_b)
-    values = np.empty(len(pairs))
-    for k, (pair, cell) in enumerate(zip(pairs.tolist(), first.tolist(), strict=True)):
-        key = (state.range, honor, pair >> 32, pair & 0xFFFFFFFF)
-        found = _TRANSITIONS.get(key)
+    table, values = _TRANSITIONS, []
+    health_a, health_b = state.players[0].health, state.players[1].health
+    last = state.turn >= constants.TURN_LIMIT
+    for key, cell in zip(keys.tolist(), first.tolist(), strict=True):
+        found = table.get(key)
         if found is None:
-            found = _TRANSITIONS[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
-        values[k] = _value(state, found)
-    return values[where.reshape(side_a.shape)]
+            found = table[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
+        # `_value`, inlined: this loop runs for every distinct cell of every matrix
+        _, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
+        if ended is not None:
+            values.append(_result_value(ended.winner))
+            continue
+        ha, hb = max(0, health_a - hurt_a), max(0, health_b - hurt_b)
+        if ha == 0 or hb == 0:
+            values.append(0.0 if ha == hb else (1.0 if hb == 0 else -1.0))
+        elif last:
+            values.append(0.0)  # a draw by time
+        else:
+            score = HEALTH_WEIGHT * (ha - hb) + MOMENTUM_WEIGHT * (ma - mb) + BALANCE_WEIGHT * (ba - bb)
+            values.append(max(-LEAF_LIMIT, min(LEAF_LIMIT, score)))
+    return np.array(values)[where.reshape(side_a.shape)]
