@@ -207,6 +207,7 @@ def payoff(state: DuelState, player: Player, rows: Sequence[Choice], cols: Seque
 
 
 _MOVES = tuple(Move)
+_RETREAT = _MOVES.index(Move.RETREAT)
 _AFTER = {distance: np.array([[can_attack(resolve_position(distance, a, b)) for b in _MOVES] for a in _MOVES])
           for distance in Range}  # in range after the two movements, by (A's, B's) move index
 
@@ -233,13 +234,31 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
     role_b = np.where(both, 3 + evading, np.where(hit_a, 1, np.where(hit_b, 2, 0)))
     side_a = np.take_along_axis(ids_a, role_a, axis=1)  # rows: A's choices
     side_b = np.take_along_axis(ids_b, role_b.T, axis=1).T
-    keys, first, where = np.unique(((side_a << 32 | side_b) << 3 | _context(state)).ravel(), return_index=True,
-                                   return_inverse=True)
+    keys = (side_a << 32 | side_b) << 3 | _context(state)
+    if not (state.honor and state.turn >= constants.HONOR_TURN):
+        return _looked_up(state, choices_a, choices_b, keys)
+    # a Retreat from the honor turn on loses before anything else is resolved (both: a draw)
+    retreat_a, retreat_b = move_a == _RETREAT, move_b == _RETREAT
+    out = np.where(retreat_a[:, None], np.where(retreat_b[None, :], 0.0, -1.0),
+                   np.where(retreat_b[None, :], 1.0, np.nan))
+    rest = np.isnan(out)
+    out[rest] = _looked_up(state, choices_a, choices_b, np.where(rest, keys, -1))[rest]
+    return out
+
+
+def _looked_up(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice],
+               keys: np.ndarray) -> np.ndarray:
+    """Player A's value of each cell from its remembered transition (resolved when new), each distinct key
+    once; cells keyed -1 are skipped (valued 0)."""
+    keys, first, where = np.unique(keys.ravel(), return_index=True, return_inverse=True)
     n_b = len(choices_b)
     table, values = _TRANSITIONS, []
     health_a, health_b = state.players[0].health, state.players[1].health
     last = state.turn >= constants.TURN_LIMIT
     for key, cell in zip(keys.tolist(), first.tolist(), strict=True):
+        if key < 0:
+            values.append(0.0)
+            continue
         found = table.get(key)
         if found is None:
             found = table[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
@@ -256,4 +275,4 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
         else:
             score = HEALTH_WEIGHT * (ha - hb) + MOMENTUM_WEIGHT * (ma - mb) + BALANCE_WEIGHT * (ba - bb)
             values.append(max(-LEAF_LIMIT, min(LEAF_LIMIT, score)))
-    return np.array(values)[where.reshape(side_a.shape)]
+    return np.array(values)[where.reshape(len(choices_a), n_b)]
