@@ -93,27 +93,8 @@ def _fold(state: DuelState, player: Player, target: InsightTarget) -> list[Candi
     return [Candidate(choice, weight) for choice, weight in found.items()]
 
 
-# What a side is doing in a cell, as resolution sees it: 0 neither attacks it nor is attacked, 1 it attacks,
-# 2 it is attacked, 3 both attack (no evade declared by either), 4 both attack and an evade is declared.
-_ROLES = ((False, False, False), (True, False, False), (False, True, False), (True, True, False), (True, True, True))
-
-
-def _side(player: PlayerState, choice: Choice, attacking: bool, attacked: bool, evading: bool) -> tuple[object, ...]:
-    """What of one side resolution can read: the action card only when someone attacks, the evade only
-    when attacked (a Defend or an Insight with no attack coming changes nothing; nor does an evade);
-    Strength only to attack, Defense only when attacked, Speed only when both attack and an evade is
-    declared (initiative orders two evades, or an evade and the other's attack; one target needs no order)."""
-    key: tuple[object, ...] = (player.techniques[choice.technique].id, player.momentum, player.balance, choice.move,
-                               choice.reset)
-    if attacking or attacked:
-        key += (choice.action,)
-    if attacking:
-        key += (player.attributes.strength,)
-    if attacked:
-        key += (player.attributes.defense, choice.evade, choice.evade_with, choice.special_evade)
-    if evading:
-        key += (player.attributes.speed,)
-    return key
+# What a side is doing in a cell, as resolution sees it (its role): 0 neither attacks it nor is attacked, 1 it
+# attacks, 2 it is attacked, 3 both attack (no evade declared by either), 4 both attack and an evade is declared.
 
 
 # Remembered transitions, keyed by one int packing (side id of A, side id of B, range, honor turn reached);
@@ -125,10 +106,19 @@ _SIDE_IDS: dict[tuple[object, ...], int] = {}
 
 
 def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, int]:
-    """The side id of a choice in each of the five `_ROLES`."""
+    """The side id of a choice in each of the five roles: what of one side resolution can read. The action
+    card only when someone attacks, the evade only when attacked (a Defend or an Insight with no attack coming
+    changes nothing; nor does an evade); Strength only to attack, Defense only when attacked, Speed only when
+    both attack and an evade is declared (initiative orders two evades, or an evade and the other's attack;
+    one target needs no order)."""
+    base = (player.techniques[choice.technique].id, player.momentum, player.balance, choice.move, choice.reset)
+    acting = (*base, choice.action)
+    attributes = player.attributes
+    defended = (attributes.defense, choice.evade, choice.evade_with, choice.special_evade)
+    attacks = (*acting, attributes.strength)
+    both = attacks + defended
     ids = []
-    for attacking, attacked, evading in _ROLES:
-        key = _side(player, choice, attacking, attacked, evading)
+    for key in (base, attacks, acting + defended, both, (*both, attributes.speed)):
         found = _SIDE_IDS.get(key)
         if found is None:
             found = _SIDE_IDS[key] = len(_SIDE_IDS)
@@ -148,10 +138,11 @@ def _make_room() -> None:
     if len(_TRANSITIONS) >= CACHE_LIMIT or len(_SIDE_IDS) >= CACHE_LIMIT:
         _TRANSITIONS.clear()
         _SIDE_IDS.clear()
+        _LAST_SIDES.clear()
 
 
 def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, int]:
-    """Each side's entry of `_ROLES` in the cell of these two choices from `distance`."""
+    """Each side's role in the cell of these two choices from `distance`."""
     in_range = can_attack(resolve_position(distance, choice_a.move, choice_b.move))  # type: ignore[arg-type]
     hit_b = in_range and choice_a.action is Action.ATTACK
     hit_a = in_range and choice_b.action is Action.ATTACK
@@ -212,19 +203,30 @@ _AFTER = {distance: np.array([[can_attack(resolve_position(distance, a, b)) for 
           for distance in Range}  # in range after the two movements, by (A's, B's) move index
 
 
+Sides = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # moves, attacks, evades, side ids (n x 5)
+_LAST_SIDES: list[tuple[PlayerState, Sequence[Choice], Sides]] = []
+
+
+def _sides(player: PlayerState, choices: Sequence[Choice]) -> Sides:
+    """Each choice's move index, attack, evade and side ids; remembered for the last two (player, choices)
+    (a decision's own rows meet every imagined opponent with the same player and list)."""
+    for known, listed, found in _LAST_SIDES:
+        if known is player and listed is choices:
+            return found
+    found = (np.array([_MOVES.index(c.move) for c in choices]), np.array([c.action is Action.ATTACK for c in choices]),
+             np.array([c.evade for c in choices]),
+             np.array([_side_ids(player, c) for c in choices], dtype=np.int64).reshape(len(choices), 5))
+    _LAST_SIDES[:] = [*_LAST_SIDES[-1:], (player, choices, found)]
+    return found
+
+
 def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice]) -> np.ndarray:
     """Player A's value of every (A choice, B choice) cell, as an array. The side ids of each choice in
     each role are worked out once per choice; numpy finds each cell's pair of ids, and only the distinct
     pairs are looked up (and resolved by the engine when new)."""
     _make_room()
-    sides = []
-    for seat, choices in ((0, choices_a), (1, choices_b)):
-        player = state.players[seat]
-        sides.append((np.array([_MOVES.index(c.move) for c in choices]),
-                      np.array([c.action is Action.ATTACK for c in choices]),
-                      np.array([c.evade for c in choices]),
-                      np.array([_side_ids(player, c) for c in choices], dtype=np.int64).reshape(len(choices), 5)))
-    (move_a, attack_a, evade_a, ids_a), (move_b, attack_b, evade_b, ids_b) = sides
+    (move_a, attack_a, evade_a, ids_a), (move_b, attack_b, evade_b, ids_b) = (
+        _sides(state.players[0], choices_a), _sides(state.players[1], choices_b))
     in_range = _AFTER[state.range][move_a[:, None], move_b[None, :]]
     hit_b = in_range & attack_a[:, None]  # A's attack lands in range
     hit_a = in_range & attack_b[None, :]
