@@ -17,7 +17,6 @@ from toolkit.render.assemble import Assembler, assemble_pdf
 from toolkit.render.page_cache import PageCache
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Page
-from toolkit.render.svg import render_svg
 
 KIT_FILE = "kit.pdf"
 
@@ -151,6 +150,8 @@ def _pdf(title: str, pages: list[Page], keys: list[str], cache: RenderCache, nam
 
 
 def _svg(page: Page, slug: str) -> bytes:
+    from toolkit.render.svg import render_svg  # here: svgwrite's import is a tenth of a PDF-only build
+
     return render_svg(page, slug).encode("utf-8")
 
 

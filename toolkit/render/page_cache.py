@@ -25,7 +25,8 @@ from toolkit.render.scene import Document, Group, Page, Reuse
 CACHE_FORMAT = 1  # bump when what a cached page file holds changes
 
 
-RENDERER_FILES = ("pdf.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py")
+RENDERER_FILES = ("pdf.py", "pdf_text.py", "pdf_ops.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py",
+                  "shared_subsets.py")
 
 
 @cache
