@@ -9,6 +9,10 @@ The first LP of a `prefer` solve is only asked for the game's value, which is un
 HiGHS's presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64
 decisions of self-play). Only linprog's public interface is used: scipy's private HiGHS binding saved a
 fifth of two small LPs, about 2% of a decision, and a scipy release may change it.
+
+An LP is skipped only when its answer is certain (each call costs about 3 ms of linprog's set-up): the value
+LP at a certified saddle point (`saddle_point`), the preference LP when one row is its only optimum
+(`preferred_row`): in 56 recorded decisions of self-play, 21 and 25.
 """
 
 from __future__ import annotations
