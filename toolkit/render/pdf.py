@@ -46,6 +46,7 @@ class _State:
         self.cmyk = cmyk
         self.seeded = seeded  # the DejaVu faces start from the shared first subset (`seed_fonts`)
         self.coloured = False  # a colour was set: the document is PDF 1.4
+        self.subset_names: dict[tuple[str, int, float], str] = {}  # `pdf_text`: the document's Tf operators
         self.forms: set[str] = set()
 
     def forget(self) -> None:

@@ -31,6 +31,7 @@ class TextState(Protocol):
     fill: str | None
     cmyk: bool
     seeded: bool
+    subset_names: dict[tuple[str, int, float], str]  # the document's Tf operators by face, subset and size
 
 
 def write_texts(canvas: Any, items: list[Text], state: TextState, colors: Colors) -> None:
@@ -60,15 +61,16 @@ def write_texts(canvas: Any, items: list[Text], state: TextState, colors: Colors
             if shown_op is not None and subset == 0:
                 code.append(shown_op)
                 continue
-            parts = []
-            face: Any = getFont(name)  # a TrueType font (reportlab's TTFont)
-            pieces = [(0, b"")] if shown_op is not None else face.splitString(chunk, doc)
+            pieces = [(0, b"")] if shown_op is not None else _face(name).splitString(chunk, doc)
             for number, data in pieces:
                 if number != subset:
-                    parts.append(f"{face.getSubsetInternalName(number, doc)} {_tf(item.size * PT_TO_MM)}")
+                    tf = state.subset_names.get((name, number, item.size))
+                    if tf is None:
+                        tf = state.subset_names[name, number, item.size] = \
+                            f"{_face(name).getSubsetInternalName(number, doc)} {_tf(item.size * PT_TO_MM)}"
+                    code.append(tf)
                     subset = number
-                parts.append(shown_op or f"({escapePDF(data)}) Tj")
-            code.append(" ".join(parts))
+                code.append(shown_op or f"({escapePDF(data)}) Tj")
     code.append("ET")
     canvas._code.append(" ".join(code))
 
@@ -86,6 +88,11 @@ def _tm(x: float, y: float) -> str:
     """The text matrix at (x, y), upright in the flipped page (a card's rows sit at the same places on
     every card of a sheet: each card is a group moved into place)."""
     return f"{fp_str(1, 0, 0, -1, x, y)} Tm"
+
+
+def _face(name: str) -> Any:
+    """The registered TrueType font (reportlab's TTFont: the stubs know only its base class)."""
+    return getFont(name)
 
 
 @lru_cache(maxsize=256)
