@@ -19,7 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getFont
 from toolkit.render.fonts import font_runs, shown_text, text_width
 from toolkit.render.pdf_ops import Colors
 from toolkit.render.scene import PT_TO_MM, Text
-from toolkit.render.shared_subsets import first_subset_bytes
+from toolkit.render.shared_subsets import first_subset_bytes, use_face
 
 LEADING = 1.2  # reportlab's default leading (a TL operator follows every Tf; it moves nothing here)
 
@@ -32,6 +32,7 @@ class TextState(Protocol):
     cmyk: bool
     seeded: bool
     subset_names: dict[tuple[str, int, float], str]  # the document's Tf operators by face, subset and size
+    faces: set[str]  # the faces this document has used (`use_face`)
 
 
 def write_texts(canvas: Any, items: list[Text], state: TextState, colors: Colors) -> None:
@@ -57,6 +58,9 @@ def write_texts(canvas: Any, items: list[Text], state: TextState, colors: Colors
             if font != (name, item.size):
                 font = (name, item.size)
                 subset = -1  # reportlab writes Tf lazily, at the next string
+                if name not in state.faces:
+                    use_face(name, doc, state.seeded)
+                    state.faces.add(name)
             shown_op = _first_subset_op(name, chunk) if state.seeded else None
             if shown_op is not None and subset == 0:
                 code.append(shown_op)
