@@ -51,12 +51,15 @@ class TurnFlow(Battles):
         listed = self._moves
         if listed is None:
             listed = self._moves = self._compute_moves()
-        moves = listed.actions
-        unspent = phase == START and self.used[side] != game.all_used[side]  # a module may be played
-        modules = self._module_actions(listed.units) if unspent else ()
+        moves, _, units = listed  # (unpacked: a NamedTuple's fields by name are slower look-ups)
+        modules: tuple[Action, ...] = ()
+        if phase == START:
+            used = self.used[side]
+            if used != game.all_used[side]:  # a module may be played: its actions are kept per (spent, units)
+                modules = game.module_lists[side].get(used << 4 * SQUAD_UNITS | units) or self._module_actions(units)
         # an activated subroutine needs an own unit with a status or one waiting in the Hangar
         subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
-                       and listed.units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
+                       and units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
         if modules or subroutines:
             return [*modules, *subroutines, *moves] if moves else [*modules, *subroutines, PASS_ACTION]
         return moves if moves else [PASS_ACTION]  # no move is possible (only after a module or subroutine)
@@ -105,7 +108,9 @@ class TurnFlow(Battles):
                 self._finish(1 - player, LOCKOUT)  # modules are not counted
             return
         moves = self._moves = self._compute_moves()  # the state a game is played on: its player asks next
-        if not moves.actions:
+        if moves[0]:  # its actions
+            self._legal = self._turn_actions(START)
+        else:
             self._finish(1 - player, LOCKOUT)
 
     def _end_turn(self) -> None:
