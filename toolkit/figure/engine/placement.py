@@ -30,7 +30,7 @@ class Placement(StateCore):
         if passable_codes and masks[1 - side] and any(self.status):
             status, pos = self.status, self.pos
             for s in self.game.side_units[1 - side]:
-                if status[s] in passable_codes and pos[s] >= 0:
+                if status[s] and status[s] in passable_codes and pos[s] >= 0:  # most units have no status
                     free |= 1 << pos[s]
         return free
 

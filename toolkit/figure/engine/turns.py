@@ -81,7 +81,7 @@ class TurnFlow(Battles):
         if thawing and any(status):  # most turns no unit has a status: skip the loop
             pos = self.pos
             for slot in game.side_units[player]:
-                if status[slot] in thawing and pos[slot] >= 0:
+                if status[slot] and status[slot] in thawing and pos[slot] >= 0:
                     self.counter[slot] += 1
         self.phase = START
         self.tfx = NO_TURN_FX
@@ -122,8 +122,9 @@ class TurnFlow(Battles):
         if not spinning or not any(status):  # most turns: no status to spin
             self._finish_turn()
             return
-        self.queue = tuple(slot for slot in self.units_of(self.player) if status[slot] in spinning
-                           and self.pos[slot] >= 0 and slot not in self.battled)
+        pos, battled = self.pos, self.battled
+        self.queue = tuple([slot for slot in self.units_of(self.player) if status[slot] and status[slot] in spinning
+                            and pos[slot] >= 0 and slot not in battled])  # a list first: no generator to resume
         self._next_queued()
 
     def _next_queued(self) -> None:
@@ -142,7 +143,7 @@ class TurnFlow(Battles):
         status = self.status
         thawing = self.game.thawing_codes
         for slot in self.units_of(player) if thawing and any(status) else ():  # most turns no unit has a status
-            if status[slot] not in thawing:
+            if not status[slot] or status[slot] not in thawing:
                 continue
             turns = effects.thaw_turns(self.status_rule(slot))
             if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
@@ -193,7 +194,7 @@ class TurnFlow(Battles):
         key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
                self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
         if any(self.segmod):
-            key += tuple(itertools.chain.from_iterable((len(m), *m) for m in self.segmod))
+            key += tuple(itertools.chain.from_iterable([(len(m), *m) for m in self.segmod]))  # a list: no generator
         packer = _PACKERS.get(len(key))
         if packer is None:
             packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
