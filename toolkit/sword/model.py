@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from toolkit.fields import RelativePath, Slug, Text
+from toolkit.fields import DEFER_BUILD, RelativePath, Slug, Text
 
 Resource = Literal["momentum", "balance"]
 # What a per-unit bonus counts: one's own resources, or the opponent's.
@@ -21,7 +21,7 @@ Amount = Annotated[StrictInt, Field(ge=0, le=10)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
 
 
 class Condition(_Strict):
