@@ -3,6 +3,7 @@
 Building a model's validator is a large part of a `validate` start-up, and most data is well-formed. So each
 model's fields are read once into a plain checker that either returns exactly the instance
 `model.model_validate` would return (same types, values, defaults and fields set), or says "not sure" (None),
+in about pydantic's own time (one generated function per model, the simple checks inline),
 and only then is pydantic's validator built and run, so every problem still comes from pydantic and
 toolkit.schema. The checker accepts only what is certain: the exact Python type (no coercion but int to
 float), bounds, lengths, ASCII text for patterns, literals, enums, tuples, lists, mappings, nested and tagged
@@ -44,6 +45,11 @@ _PLAIN_CONFIG = {"extra", "frozen", "populate_by_name", "validate_by_name", "val
 _NOT_PLAIN = NotPlain()
 ENABLED = True  # tests switch the plain checks off to compare every output with pydantic's alone
 _CHECKERS: dict[type[BaseModel], Check | None] = {}
+_MISSING = object()
+# Checks simple enough to be written inline in a model's function: (a condition on `{v}` that is true when
+# the value is not plainly accepted, the after-validators to apply then), by check
+_INLINE: dict[Check, tuple[str | None, tuple[Callable[[Any], Any], ...]]] = {}
+_SCOPE: dict[str, Any] = {"NL": "\n"}  # what inline conditions name (patterns' search functions)
 _READING: set[type[BaseModel]] = set()
 
 
@@ -97,7 +103,6 @@ def _read_model(model: type[BaseModel]) -> Check:
             or any(d.info.mode != "after" for d in decorators.model_validators.values())
             or model.model_post_init is not BaseModel.model_post_init):
         raise NotPlain()
-    after = [d.func for d in decorators.model_validators.values()]
     fields = []
     for name, info in model.model_fields.items():
         if info.default_factory is not None or (info.validation_alias not in (None, info.alias)):
@@ -109,36 +114,61 @@ def _read_model(model: type[BaseModel]) -> Check:
         except TypeError:
             copied = True  # pydantic hands each instance its own copy of a mutable default ({}, [])
         fields.append((name, info.alias or name, check, info.is_required(), info.default, copied))
-    setattr_ = object.__setattr__
-    new = object.__new__
+    return _generated(model, fields, [d.func for d in decorators.model_validators.values()])
 
-    def check_model(data: Any) -> Any:
-        if not isinstance(data, dict):
-            raise _NOT_PLAIN
-        values: dict[str, Any] = {}
-        given = set()
-        for name, key, check, required, default, copied in fields:
-            if key in data:
-                values[name] = check(data[key])
-                given.add(name)
-            elif required:
-                raise _NOT_PLAIN
-            else:
-                values[name] = copy.deepcopy(default) if copied else default
-        if len(given) != len(data):
-            raise _NOT_PLAIN  # an unknown key, or a field written by its name beside its alias
-        instance = new(model)
-        setattr_(instance, "__dict__", values)
-        setattr_(instance, "__pydantic_fields_set__", given)
-        setattr_(instance, "__pydantic_extra__", None)
-        setattr_(instance, "__pydantic_private__", None)
-        for validator in after:
-            try:
-                instance = validator(instance)
-            except Exception:  # whatever it raises, pydantic reports it
-                raise _NOT_PLAIN from None
-        return instance
-    return check_model
+
+def _generated(model: type[BaseModel], fields: list[tuple[str, str, Check, bool, Any, bool]],
+               after: list[Callable[[Any], Any]]) -> Check:
+    """One function per model, written out field by field with the simple checks inline: a loop calling a
+    check per field costs twice pydantic's own validation, and `validate` runs this for every definition."""
+    scope: dict[str, Any] = {
+        "NP": _NOT_PLAIN, "NotPlain": NotPlain, "MISSING": _MISSING, "SURROGATE": _SURROGATE.search,
+        "new": object.__new__, "setattr_": object.__setattr__, "model": model, "AFTER": after,
+        "deepcopy": copy.deepcopy, "NAMES": {key: name for name, key, *_ in fields}, **_SCOPE}
+    body = ["def check_model(data):", "    if not isinstance(data, dict):", "        raise NP", "    get = data.get",
+            "    missing = 0", "    try:"]
+    for index, (_, key, check, required, default, copied) in enumerate(fields):
+        value = f"v{index}"
+        body += [f"        {value} = get({key!r}, MISSING)", f"        if {value} is MISSING:"]
+        if required:
+            body.append("            raise NP")
+        else:
+            scope[f"D{index}"] = default
+            body += [f"            {value} = deepcopy(D{index})" if copied else f"            {value} = D{index}",
+                     "            missing += 1"]
+        body.append("        else:")
+        inline = _INLINE.get(check)
+        if inline is None:
+            scope[f"C{index}"] = check
+            body.append(f"            {value} = C{index}({value})")
+            continue
+        condition, funcs = inline
+        body.append(f"            if {condition.replace('{v}', value)}:" if condition else "            if False:")
+        body.append("                raise NP")
+        for number, func in enumerate(funcs):
+            scope[f"A{index}_{number}"] = func
+            body.append(f"            {value} = A{index}_{number}({value})")
+    body += ["    except NotPlain:", "        raise",
+             "    except Exception:  # an after-validator's error, a list as a key: pydantic's to report",
+             "        raise NP from None",
+             f"    if len(data) + missing != {len(fields)}:",
+             "        raise NP  # an unknown key, or a field written by its name beside its alias",
+             "    instance = new(model)",
+             "    setattr_(instance, '__dict__', {" + ", ".join(
+                 f"{name!r}: v{index}" for index, (name, *_) in enumerate(fields)) + "})",
+             "    setattr_(instance, '__pydantic_fields_set__', " + (
+                 "set(data))" if all(name == key for name, key, *_ in fields) else "{NAMES[key] for key in data})"),
+             "    setattr_(instance, '__pydantic_extra__', None)",
+             "    setattr_(instance, '__pydantic_private__', None)",
+             "    for validator in AFTER:",
+             "        try:",
+             "            instance = validator(instance)",
+             "        except Exception:  # whatever it raises, pydantic reports it",
+             "            raise NP from None",
+             "    return instance"]
+    exec("\n".join(body), scope)  # our own text, built from the model's field names
+    generated: Check = scope["check_model"]
+    return generated
 
 
 def _annotated(annotation: Any, metadata: list[Any], discriminator: Any = None) -> Check:
@@ -194,6 +224,9 @@ def _with_after(check: Check, after: list[Callable[[Any], Any]]) -> Check:
             except Exception:  # whatever it raises, pydantic reports it
                 raise _NOT_PLAIN from None
         return value
+    if check in _INLINE:
+        condition, funcs = _INLINE[check]
+        _INLINE[checked] = (condition, (*funcs, *after))
     return checked
 
 
@@ -232,11 +265,13 @@ def _exact(kind: type) -> Check:
         if type(value) is not kind:
             raise _NOT_PLAIN
         return value
+    _INLINE[check] = (f"type({{v}}) is not {kind.__name__}", ())
     return check
 
 
-def _bounds(constraints: dict[str, Any]) -> Callable[[Any], bool]:
-    """Whether a number is within ge/gt/le/lt (taken out of `constraints`)."""
+def _bounds(constraints: dict[str, Any]) -> tuple[Callable[[Any], bool], str | None]:
+    """Whether a number is within ge/gt/le/lt (taken out of `constraints`), and the condition on `{v}` that
+    it is not (None when a bound cannot be written as a literal)."""
     ge, gt = constraints.pop("ge", None), constraints.pop("gt", None)
     le, lt = constraints.pop("le", None), constraints.pop("lt", None)
     low = -math.inf if ge is None else ge
@@ -244,21 +279,27 @@ def _bounds(constraints: dict[str, Any]) -> Callable[[Any], bool]:
 
     def within(value: Any) -> bool:
         return low <= value <= high and (gt is None or value > gt) and (lt is None or value < lt)
-    return within
+    outside = [f"{{v}} {test} {bound!r}" for test, bound in (("<", ge), ("<=", gt), (">", le), (">=", lt))
+               if bound is not None]
+    literal = all(type(bound) in (int, float) and math.isfinite(bound) for bound in (ge, gt, le, lt)
+                  if bound is not None)
+    return within, " or ".join(outside) if literal else None
 
 
 def _number(kind: type, constraints: dict[str, Any]) -> Check:
-    within = _bounds(constraints)
+    within, outside = _bounds(constraints)
 
     def check(value: Any) -> Any:
         if type(value) is not kind or not within(value):
             raise _NOT_PLAIN
         return value
+    if outside is not None:
+        _INLINE[check] = (f"type({{v}}) is not {kind.__name__}" + (f" or {outside}" if outside else ""), ())
     return check
 
 
 def _float(constraints: dict[str, Any]) -> Check:
-    within = _bounds(constraints)
+    within, _ = _bounds(constraints)
     constraints.pop("allow_inf_nan", None)  # only finite numbers are accepted either way
     strict = constraints.pop("strict", False)
 
@@ -292,7 +333,21 @@ def _text(constraints: dict[str, Any]) -> Check:
         elif search is not None and ("\n" in value or not search(value)):
             raise _NOT_PLAIN
         return value
+    condition = f"type({{v}}) is not str or len({{v}}) < {shortest!r}" + (
+        f" or len({{v}}) > {longest!r}" if longest is not None else "")
+    if search is None:
+        condition += " or (not {v}.isascii() and SURROGATE({v}))"
+    else:
+        condition += f" or not {{v}}.isascii() or NL in {{v}} or {_named(search)}({{v}}) is None"
+    _INLINE[check] = (condition, ())
     return check
+
+
+def _named(thing: Any) -> str:
+    """A name for `thing` in every model's generated function."""
+    name = f"K{len(_SCOPE)}"
+    _SCOPE[name] = thing
+    return name
 
 
 def _literal(allowed: tuple[Any, ...]) -> Check:
@@ -303,6 +358,8 @@ def _literal(allowed: tuple[Any, ...]) -> Check:
             return exact[(type(value), value)]
         except (KeyError, TypeError):
             raise _NOT_PLAIN from None
+    if all(type(option) is str for option in allowed):  # inline: the option itself, found by its text
+        _INLINE[check] = ("type({v}) is not str", ({option: option for option in allowed}.__getitem__,))
     return check
 
 
@@ -316,6 +373,8 @@ def _enum(kind: type[Enum]) -> Check:
             return members[(type(value), value)]
         except (KeyError, TypeError):
             raise _NOT_PLAIN from None
+    if all(type(member.value) is str for member in kind):  # inline: the member found by its text
+        _INLINE[check] = ("type({v}) is not str", ({member.value: member for member in kind}.__getitem__,))
     return check
 
 
@@ -335,6 +394,9 @@ def _union(annotation: Any, constraints: dict[str, Any], discriminator: Any) -> 
 
     def check(value: Any) -> Any:
         return None if value is None else inner(value)
+    condition, funcs = _INLINE.get(inner, (None, (None,)))
+    if condition is not None and not funcs:
+        _INLINE[check] = (f"{{v}} is not None and ({condition})", ())
     return check
 
 
@@ -372,7 +434,7 @@ def _sized(kind: type, item: Check, constraints: dict[str, Any]) -> Check:
     def check(value: Any) -> Any:
         if not isinstance(value, list) or len(value) < shortest or (longest is not None and len(value) > longest):
             raise _NOT_PLAIN
-        return kind(item(entry) for entry in value)
+        return kind([item(entry) for entry in value])
     return check
 
 
