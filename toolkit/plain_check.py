@@ -17,6 +17,7 @@ import copy
 import dataclasses
 import math
 import re
+import threading
 import types
 import typing
 from collections.abc import Callable
@@ -46,6 +47,7 @@ _NOT_PLAIN = NotPlain()
 ENABLED = True  # tests switch the plain checks off to compare every output with pydantic's alone
 _CHECKERS: dict[type[BaseModel], Check | None] = {}
 _MISSING = object()
+_LOCK = threading.RLock()
 # Checks simple enough to be written inline in a model's function: (a condition on `{v}` that is true when
 # the value is not plainly accepted, the after-validators to apply then), by check
 _INLINE: dict[Check, tuple[str | None, tuple[Callable[[Any], Any], ...]]] = {}
@@ -72,16 +74,16 @@ def validated(model: type[M], data: Any) -> M:
 
 def model_checker(model: type[BaseModel]) -> Check | None:
     """The model's plain checker, read from its fields once; None when the model holds what it cannot check."""
-    if model not in _CHECKERS:
-        try:
-            _CHECKERS[model] = _model(model)
-        except NotPlain:
-            _CHECKERS[model] = None
-    return _CHECKERS[model]
-
-
-def _fail() -> Any:
-    raise _NOT_PLAIN
+    found = _CHECKERS.get(model, _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    with _LOCK:  # `serve` may check in several threads; the names inline checks share are made here
+        if model not in _CHECKERS:
+            try:
+                _CHECKERS[model] = _model(model)
+            except NotPlain:
+                _CHECKERS[model] = None
+        return _CHECKERS[model]
 
 
 def _model(model: type[BaseModel]) -> Check:
