@@ -7,9 +7,12 @@ Prints one line per figure of issue 16 (wall seconds, best of several runs, star
   - the full bundled build (three games);
   - `--version`;
   - a `watch` rebuild after a one-unit change (from the save to the "rebuilt" line).
-Not a test. Usage: python bench/end_to_end.py [--code DIR] [--no-peers] [--runs N]
+Not a test. Usage: python bench/end_to_end.py [--code DIR] [--no-peers] [--runs N] [--schematics-only]
 `--code DIR` times another checkout (e.g. main) with this same script: PYTHONPATH=DIR for every command;
-a figure whose command that checkout lacks is printed as "n/a".
+a figure whose command that checkout lacks is printed as "n/a". `--schematics-only`: the first figure and
+protograf's alone.
+The checkout's modules are compiled to bytecode first, as installing duelkit does (pip writes the .pyc
+files), so a run with PYTHONDONTWRITEBYTECODE set does not time the compiler (as `bench/startup.py`).
 """
 
 from __future__ import annotations
@@ -154,9 +157,12 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=HERE, help="the checkout to time (default: this one)")
     parser.add_argument("--no-peers", action="store_true", help="skip peers.sh")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure; the best is printed")
+    parser.add_argument("--schematics-only", action="store_true",
+                        help="only `build --only schematics` and protograf's figure")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
     duelkit = [sys.executable, "-m", "toolkit"]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(args.code.resolve() / "toolkit")], check=True)
     print(f"code: {args.code.resolve()}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -169,6 +175,11 @@ def main() -> None:
             print(f"build_only_schematics units=400 {only}")
         else:
             print("build_only_schematics units=400 n/a (no --only in this checkout)")
+        if args.schematics_only:
+            if has_only and not args.no_peers:
+                for tool, peer in peer_seconds(400).items():
+                    print(f"peer tool={tool} cards=400 seconds={peer:.2f} ratio={peer / only.wall:.1f}x")
+            return
         full = best([*duelkit, "build", str(project), "--out", str(root / "o2")], env, args.runs)
         print(f"build_full units=400 {full}")
         if not args.no_peers:

@@ -57,3 +57,18 @@ def test_from_bundled_copies_the_whole_bundled_database(capsys, tmp_path: Path) 
     code, out, _ = run(capsys, "validate", str(target))
     assert code == 0
     assert out.strip().splitlines()[-1].startswith("duel-protocol: 20 units")
+
+
+def test_simulate_without_squads_names_the_projects_squads(capsys, monkeypatch, tmp_path: Path) -> None:
+    target = tmp_path / "mygame"
+    assert run(capsys, "new", str(target))[0] == 0
+    monkeypatch.chdir(target)
+    code, _, err = run(capsys, "simulate")
+    assert code == 2
+    assert "squads: starter (e.g. duelkit simulate starter starter)" in err
+    code, _, err = run(capsys, "simulate", "starter")  # one squad named: the hint still comes
+    assert code == 2
+    assert "squads: starter" in err
+    code, _, err = run(capsys, "play")
+    assert code == 2
+    assert "squads: starter (e.g. duelkit play starter starter)" in err

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from toolkit.kit.files import RenderCache
     from toolkit.output import OutputFolder
 
+MAX_JOBS = 64  # processes drawing pages: more would only fill memory
 MAX_BACK_OFFSET = 20.0  # mm: a larger drift is not a duplex offset but a wrong flip or paper size
 
 
@@ -59,6 +60,9 @@ def add_parser(commands: Any) -> None:
     build.add_argument("--cache", action="store_true", dest="disk_cache",
                        help="keep the pages drawn in OUT/.cache and reuse them, so the next build draws only what "
                             "changed (safe to delete at any time; `watch` keeps one unless --no-cache)")
+    build.add_argument("--jobs", type=_jobs, metavar="N",
+                       help="processes drawing the pages (default: one per processor; the files are the same "
+                            "whatever the number)")
     build.add_argument("--skip-invalid", action="store_true",
                        help="build a kit of the valid units, leaving out (and listing) those with rule problems "
                             "instead of refusing (e.g. an imported spreadsheet)")
@@ -117,7 +121,12 @@ def render_cache(args: argparse.Namespace, folder: OutputFolder, game_id: str, k
     from toolkit.render.page_cache import PageCache
 
     where = folder.cache_folder(game_id) if args.disk_cache else None
-    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file))
+    jobs = getattr(args, "jobs", 1)  # a watch draws the few pages a save changed, in its own process
+    if jobs is None:
+        from toolkit.render.parallel import usable_cpus
+
+        jobs = usable_cpus()
+    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file, jobs=jobs))
 
 
 def print_options(args: argparse.Namespace) -> PrintOptions:
@@ -211,6 +220,16 @@ def _name_list(text: str) -> tuple[str, ...]:
     if not names:
         raise argparse.ArgumentTypeError("name at least one part of the kit, for example schematics")
     return names
+
+
+def _jobs(text: str) -> int:
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if not 1 <= jobs <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"'{text[:20]}' is not a number of processes from 1 to {MAX_JOBS}")
+    return jobs
 
 
 def _squad_list(text: str) -> tuple[str, ...]:

@@ -16,13 +16,15 @@ from toolkit.cli.common import (
     check_writable,
     err,
     out,
+    resolve_project,
     squadless_project,
     write_atomically,
 )
 from toolkit.cli.prompt import InputEnded, Prompt
-from toolkit.errors import UsageError
+from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
 from toolkit.registry import discover
+from toolkit.terminal import one_line
 
 PLAYER_CHOICES = "human,random"  # the default: a person against the random bot
 
@@ -67,6 +69,27 @@ def find_squads(data_dir: Path | None, squads: list[str], command: str) -> tuple
         known += [f"{squad} ({game.id})" for squad in held]
     raise UsageError(f"no game in {data_dir or 'the bundled data'} has both squads "
                      f"{' and '.join(repr(s) for s in squads)}; squads: {', '.join(known) or 'none'}")
+
+
+def squads_hint(args: argparse.Namespace, command: str) -> str:
+    """The squads of the project named or stood in (else the bundled data), as a hint after the usage line, so
+    a designer who typed only the command learns what to type next; empty when there is no such project."""
+    if len(args.args) > 1:
+        return ""
+    named = Path(args.args[0]) if args.args else None
+    args.data_dir = named if named is not None and named.is_dir() else None  # one word may be a squad's name
+    try:
+        resolve_project(args)
+        found, _ = discover(args.data_dir)
+        held = [squad for game, where in found if game.has_squads for squad in game.squad_ids(game.load(where))]
+    except DuelkitError:
+        return ""
+    if not held:
+        return ""
+    names = [one_line(name)[:40] for name in held[:12]]
+    first, second = names[0], names[1] if len(names) > 1 else names[0]
+    more = f" and {len(held) - 12} more" if len(held) > 12 else ""
+    return f"; squads: {', '.join(names)}{more} (e.g. duelkit {command} {first} {second})"
 
 
 def _choose(prompt: Prompt, lines: list[str], options: list[tuple[str, str]]) -> int:
@@ -119,7 +142,8 @@ def _game_and_squads(args: argparse.Namespace) -> tuple[Game, GameData, tuple[st
         args.data_dir = folder
         return game, game.load(where), ("", "")
     if len(args.args) not in (2, 3):
-        raise UsageError("play takes SQUAD_A SQUAD_B [DATA_DIR] (in a card-duel project: only [DATA_DIR])")
+        raise UsageError("play takes SQUAD_A SQUAD_B [DATA_DIR] (in a card-duel project: only [DATA_DIR])"
+                         + squads_hint(args, "play"))
     args.data_dir = Path(args.args[2]) if len(args.args) == 3 else args.data_dir
     game, data = find_squads(args.data_dir, [args.args[0], args.args[1]], "play")
     return game, data, (args.args[0], args.args[1])

@@ -21,7 +21,7 @@ from toolkit.cli.common import (
     resolve_project,
     squadless_project,
 )
-from toolkit.cli.play import find_squads
+from toolkit.cli.play import find_squads, squads_hint
 from toolkit.errors import UsageError
 from toolkit.game import Game, GameData, NotApplicable, SimulateRequest, SimulateResult
 from toolkit.registry import discover
@@ -145,7 +145,8 @@ def _games_to_run(args: argparse.Namespace) -> list[tuple[Game, GameData, tuple[
             raise NotApplicable(found[0][0].why_not("simulate"))
         return [(game, game.load(where), None) for game, where in playable]
     if len(args.args) not in (2, 3):
-        raise UsageError("simulate takes SQUAD_A SQUAD_B [DATA_DIR] (or --round-robin [DATA_DIR])")
+        raise UsageError("simulate takes SQUAD_A SQUAD_B [DATA_DIR] (or --round-robin [DATA_DIR])"
+                         + squads_hint(args, "simulate"))
     args.data_dir = Path(args.args[2]) if len(args.args) == 3 else None
     resolve_project(args)  # no DATA_DIR: the project you stand in, as for every command
     squads = (args.args[0], args.args[1])

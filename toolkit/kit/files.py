@@ -17,7 +17,6 @@ from toolkit.render.assemble import Assembler, assemble_pdf
 from toolkit.render.page_cache import PageCache
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Page
-from toolkit.render.svg import render_svg
 
 KIT_FILE = "kit.pdf"
 
@@ -39,12 +38,18 @@ def kit_files(components: Sequence[Component], title: str, svg: bool,
     rendered: list[bytes] = []
     fingerprints: list[str] = []
     page_keys: list[list[str]] = []
+    laid_out = []
     for component in components:
         name = safe_name(component.name)
         pdf_title = document_title(title, component.title)
         pages = component_pages(component, options)
         keys = [cache.pages.key(page) for page in pages]
-        fingerprint = _digest((pdf_title, keys))
+        laid_out.append((name, pdf_title, pages, keys, _digest((pdf_title, keys))))
+    # the pages of every PDF to assemble, drawn together first: processes share out the whole kit's pages
+    redrawn = [(key, page) for name, _, pages, keys, fingerprint in laid_out
+               if not cache.known(f"{name}.pdf", fingerprint) for key, page in zip(keys, pages, strict=True)]
+    cache.pages.get_all([key for key, _ in redrawn], [page for _, page in redrawn])
+    for component, (name, pdf_title, pages, keys, fingerprint) in zip(components, laid_out, strict=True):
         fingerprints.append(fingerprint)
         page_keys.append(keys)
         pdf = cache.get(f"{name}.pdf", fingerprint, partial(_pdf, pdf_title, pages, keys, cache, f"{name}.pdf"))
@@ -127,6 +132,11 @@ class RenderCache:
         self.drawn = []
         self.pages.start()
 
+    def known(self, name: str, fingerprint: str) -> bool:
+        """Whether `get` has the file made from these pages."""
+        found = self.entries.get(name)
+        return found is not None and found[0] == fingerprint
+
     def get(self, name: str, fingerprint: str, render: Callable[[], bytes]) -> bytes:
         """The bytes made last time from the same pages, or `render()` (remembered)."""
         known = self.entries.get(name)
@@ -143,7 +153,7 @@ def _pdf(title: str, pages: list[Page], keys: list[str], cache: RenderCache, nam
     """A component's PDF: its pages, each drawn alone (or found in the cache), assembled in order."""
     if not pages:
         return render_pdf(Document(title, []), shared_fonts=True)
-    drawn = [cache.pages.get(key, page) for key, page in zip(keys, pages, strict=True)]
+    drawn = cache.pages.get_all(keys, pages)
     order = [(index, 0) for index in range(len(drawn))]
     if cache.assembler is None:
         return assemble_pdf(drawn, order, title=title)
@@ -151,6 +161,8 @@ def _pdf(title: str, pages: list[Page], keys: list[str], cache: RenderCache, nam
 
 
 def _svg(page: Page, slug: str) -> bytes:
+    from toolkit.render.svg import render_svg  # here: svgwrite's import is a tenth of a PDF-only build
+
     return render_svg(page, slug).encode("utf-8")
 
 

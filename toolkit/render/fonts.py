@@ -155,6 +155,7 @@ def use_fallback_fonts(fonts: Sequence[bytes]) -> None:
         missing_glyphs.cache_clear()
         text_width.cache_clear()
         font_runs.cache_clear()
+        shown_text.cache_clear()
 
 
 def fallback_fonts() -> tuple[FallbackFont, ...]:
@@ -227,6 +228,13 @@ def printable(text: str, font: FontName = "regular") -> str:
     """The text with characters the font lacks replaced, so no missing-glyph box is ever printed."""
     missing = missing_glyphs(text, font)
     return "".join(REPLACEMENT if ch in missing else ch for ch in text) if missing else text
+
+
+@lru_cache(maxsize=65536)
+def shown_text(text: str, font: FontName) -> str:
+    """What the PDF draws for a text: `printable`, in `display_order` (cached: a kit draws the same words
+    many times)."""
+    return display_order(printable(text, font))
 
 
 @lru_cache(maxsize=65536)

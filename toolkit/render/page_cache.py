@@ -25,7 +25,8 @@ from toolkit.render.scene import Document, Group, Page, Reuse
 CACHE_FORMAT = 1  # bump when what a cached page file holds changes
 
 
-RENDERER_FILES = ("pdf.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py")
+RENDERER_FILES = ("pdf.py", "pdf_text.py", "pdf_ops.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py",
+                  "shared_subsets.py")
 
 
 @cache
@@ -54,8 +55,9 @@ class PageCache:
     pages drawn since `start` (the rest came from memory or disk)."""
 
     def __init__(self, folder: Path | None = None, write: Callable[[Path, bytes], None] | None = None,
-                 read: Callable[[Path], bytes | None] | None = None) -> None:
+                 read: Callable[[Path], bytes | None] | None = None, jobs: int = 1) -> None:
         self.folder = folder
+        self.jobs = jobs  # processes drawing the pages `get_all` lacks (`toolkit.render.parallel`)
         self.write = write
         self.read = read
         self.entries: dict[str, bytes] = {}
@@ -87,15 +89,25 @@ class PageCache:
         self._keys[id(page)] = (page, key)
         return key
 
-    def get(self, key: str, page: Page) -> bytes:
-        """The page's PDF: from memory, from the disk cache, or drawn now (and kept)."""
-        found = self.used.get(key) or self.entries.get(key) or self._read(key)
-        if found is None:
-            found = draw_page(page)
-            self.drawn += 1
-            self._store(key, found)
-        self.used[key] = found
-        return found
+    def get_all(self, keys: list[str], pages: list[Page]) -> list[bytes]:
+        """Each page's PDF: from memory, from the disk cache, or drawn now (each distinct page once, the pages
+        missing drawn together by up to `jobs` processes) and kept."""
+        missing: dict[str, Page] = {}
+        for key, page in zip(keys, pages, strict=True):
+            if key not in missing and key not in self.used:
+                found = self.entries.get(key) or self._read(key)
+                if found is None:
+                    missing[key] = page
+                else:
+                    self.used[key] = found
+        if missing:
+            from toolkit.render.parallel import draw_pages
+
+            for key, found in zip(missing, draw_pages(list(missing.values()), self.jobs), strict=True):
+                self.drawn += 1
+                self._store(key, found)
+                self.used[key] = found
+        return [self.used[key] for key in keys]
 
     def prune(self) -> None:
         """Delete the disk cache's pages this rebuild did not use (after a whole kit: the pages of

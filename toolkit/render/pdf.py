@@ -15,17 +15,11 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.fonts import (
-    PDF_NAMES,
-    display_order,
-    font_runs,
-    printable,
-    register_fonts,
-    text_width,
-)
+from toolkit.render.fonts import PDF_NAMES, register_fonts
+from toolkit.render.pdf_ops import Colors, line_width_op, shape_ops
+from toolkit.render.pdf_text import write_texts
 from toolkit.render.pdfx import cmyk_of, cmyk_picture, finish_pdfx
 from toolkit.render.scene import (
-    PT_TO_MM,
     Circle,
     Document,
     Group,
@@ -47,9 +41,11 @@ class _State:
     """The graphics state we last set, so unchanged colours and widths are not written again.
     Forgotten whenever reportlab's state is restored (end of a group)."""
 
-    def __init__(self, cmyk: bool = False) -> None:
+    def __init__(self, cmyk: bool = False, seeded: bool = False) -> None:
         self.forget()
         self.cmyk = cmyk
+        self.seeded = seeded  # the DejaVu faces start from the shared first subset (`seed_fonts`)
+        self.coloured = False  # a colour was set: the document is PDF 1.4
         self.forms: set[str] = set()
 
     def forget(self) -> None:
@@ -81,7 +77,7 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
     canvas.setCreator("duelkit")
     if shared_fonts:
         seed_fonts(canvas._doc)  # type: ignore[attr-defined]  # the document the text object encodes for
-    state = _State(cmyk)
+    state = _State(cmyk, shared_fonts)
     for page in document.pages or [first]:
         canvas.setPageSize((page.width * mm, page.height * mm))
         if bleed is not None:
@@ -122,20 +118,33 @@ def _color(value: str, cmyk: bool = False) -> Color:
 
 
 def _apply(canvas: Canvas, style: Style, state: _State) -> tuple[int, int]:
+    """Set what the style changes (operators as reportlab's canvas writes them, `pdf_ops`)."""
     if style.fill and style.fill != state.fill:
-        canvas.setFillColor(_color(style.fill, state.cmyk))
+        _coloured(canvas, state)
+        canvas._code.append(_COLORS.fill(style.fill, state.cmyk))  # type: ignore[attr-defined]
         state.fill = style.fill
     if style.stroke:
         if style.stroke != state.stroke:
-            canvas.setStrokeColor(_color(style.stroke, state.cmyk))
+            _coloured(canvas, state)
+            canvas._code.append(_COLORS.stroke(style.stroke, state.cmyk))  # type: ignore[attr-defined]
             state.stroke = style.stroke
         if style.width != state.width:
-            canvas.setLineWidth(style.width)
+            canvas._code.append(line_width_op(style.width))  # type: ignore[attr-defined]
             state.width = style.width
         if style.dash != state.dash:
             canvas.setDash(list(style.dash) if style.dash else [])
             state.dash = style.dash
     return int(bool(style.stroke)), int(bool(style.fill))
+
+
+def _coloured(canvas: Canvas, state: _State) -> None:
+    """reportlab's canvas makes a document PDF 1.4 once it sets a colour (its opacity); so do we."""
+    if not state.coloured:
+        canvas._doc.ensureMinPdfVersion("transparency")  # type: ignore[attr-defined]
+        state.coloured = True
+
+
+_COLORS = Colors(_color)
 
 
 def _draw_all(canvas: Canvas, items, state: _State) -> None:
@@ -180,7 +189,7 @@ def _image(canvas: Canvas, item: Image, cmyk: bool) -> None:
     canvas.restoreState()
 
 
-def _draw(canvas: Canvas, item: Shape, state: _State) -> None:  # noqa: C901 - one flat branch per shape type
+def _draw(canvas: Canvas, item: Shape, state: _State) -> None:
     if isinstance(item, Text):  # _draw_all batches runs of text; a lone one is drawn the same way
         _texts(canvas, [item], state)
         return
@@ -196,13 +205,10 @@ def _draw(canvas: Canvas, item: Shape, state: _State) -> None:  # noqa: C901 - o
     stroke, fill = _apply(canvas, item.style, state)
     if not (stroke or fill):
         return
-    if isinstance(item, Rect):
-        if item.radius:
-            canvas.roundRect(item.x, item.y, item.w, item.h, item.radius, stroke=stroke, fill=fill)
-        else:
-            canvas.rect(item.x, item.y, item.w, item.h, stroke=stroke, fill=fill)
-    elif isinstance(item, Circle):
-        canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
+    if isinstance(item, Rect) and not item.radius:
+        canvas.rect(item.x, item.y, item.w, item.h, stroke=stroke, fill=fill)
+    elif isinstance(item, (Rect, Circle, Wedge)):  # drawn again and again: their operators are kept
+        canvas._code.extend(shape_ops(item, stroke, fill, canvas._fillMode))  # type: ignore[attr-defined]
     elif isinstance(item, Line):
         canvas.line(item.x1, item.y1, item.x2, item.y2)
     elif isinstance(item, Polygon):
@@ -213,35 +219,11 @@ def _draw(canvas: Canvas, item: Shape, state: _State) -> None:  # noqa: C901 - o
         if item.closed:
             path.close()
         canvas.drawPath(path, stroke=stroke, fill=fill and item.closed)
-    elif isinstance(item, Wedge):
-        if item.extent >= 360:
-            canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
-            return
-        # In the flipped space, reportlab's angles run clockwise on paper from 3 o'clock.
-        canvas.wedge(item.cx - item.r, item.cy - item.r, item.cx + item.r, item.cy + item.r,
-                     item.start - 90, item.extent, stroke=stroke, fill=fill)
 
 
 def _texts(canvas: Canvas, items: list[Text], state: _State) -> None:
     """A run of consecutive text items as one text object (one BT ... ET), which is much cheaper."""
-    text = canvas.beginText()
-    font: tuple[str, float] | None = None
-    for item in items:
-        shown = display_order(printable(item.text, item.font))  # never a missing-glyph box, whoever built the item
-        x = item.x
-        if item.anchor != "start":
-            width = text_width(shown, item.font, item.size)
-            x -= width / 2 if item.anchor == "middle" else width
-        text.setTextTransform(1, 0, 0, -1, x, item.y)  # glyphs upright again inside the flipped page
-        if item.color != state.fill:
-            text.setFillColor(_color(item.color, state.cmyk))
-            state.fill = item.color  # the fill colour outlives the text object
-        for name, chunk in font_runs(shown, item.font):  # a fallback font for what the font lacks
-            if font != (name, item.size):
-                font = (name, item.size)
-                text.setFont(name, item.size * PT_TO_MM)
-            text.textOut(chunk)
-    canvas.drawText(text)
+    write_texts(canvas, items, state, _COLORS)
 
 
 def _group(canvas: Canvas, group: Group, state: _State) -> None:

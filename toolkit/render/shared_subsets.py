@@ -27,6 +27,7 @@ SEED_CHARACTERS = "".join(dict.fromkeys(
     + list("\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2212\u2192\u2190\u2191\u2193\u00d7\u2605\u2606"
            "\u25b2\u25bc\u25c0\u25b6\u2713\u2715\u271a\u279c\u21c4\u21bb\u21b7\u25f7\u26a1\u2642\u2640")))
 SUBSET_SIZE = 256  # characters in one reportlab subset (a simple TrueType font)
+_SEEDED_NAMES = frozenset(PDF_NAMES.values())
 SUBSET_MEMORY = 64  # subsets remembered per face (a page drawn alone makes its fonts again)
 
 
@@ -59,6 +60,23 @@ def _seeded(name: str) -> Any:
         font.splitString(chr(code), probe)
     del font.state[probe]
     return state
+
+
+def first_subset_bytes(name: str, text: str) -> bytes | None:
+    """The text as the face's shared first subset numbers it in every seeded document (`seed_fonts`), or None
+    when a character lies outside that subset (its number then depends on the document) or the face is a
+    project's fallback font (not seeded)."""
+    if name not in _SEEDED_NAMES:
+        return None
+    codes = _seeded(name).assignments
+    numbers = []
+    for char in text:
+        code = ord(char)
+        number = codes.get(32 if code == 0xA0 else code)  # reportlab draws a no-break space as a space
+        if number is None or number >= SUBSET_SIZE:
+            return None
+        numbers.append(number)
+    return bytes(numbers)
 
 
 class _Probe:

@@ -1,6 +1,7 @@
 """One turn of lookahead for the sword duel: candidate choices, the payoff matrix, the leaf evaluation.
 
-A cell of the matrix is the engine's own `resolve_turn` of one choice of each player, valued by
+A cell of the matrix is one choice of each player resolved as the engine's `resolve_turn` resolves it (by
+`resolver.transition`, the same rules on ints, checked against the engine cell by cell), valued by
 `evaluate` at the start of the next turn (or the result, when the duel ends). Cells are remembered per
 process by what resolution reads (the played techniques, builds, range, turn, resources, Health and the
 choices; not the Insight target nor what either player knows), so a duel's repeated positions and a
@@ -16,7 +17,9 @@ import numpy as np
 
 from toolkit.players import Player
 from toolkit.sword import constants
-from toolkit.sword.engine.duel import Choice, DuelState, legal_choices, resolve_turn
+from toolkit.sword.bots.resolver import Transition
+from toolkit.sword.bots.resolver import transition as resolve
+from toolkit.sword.engine.duel import Choice, DuelState, legal_choices
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import Action, InsightTarget, Knowledge, PlayerState, Reason
 
@@ -74,8 +77,6 @@ def candidates(state: DuelState, player: Player) -> list[Candidate]:
         found[key] = found.get(key, 0) + 1
     return [Candidate(choice, weight) for choice, weight in found.items()]
 
-
-Transition = tuple[object, int, int, int, int, int, int, object]  # range, (M, B, damage) x 2, ended by
 
 # What a side is doing in a cell, as resolution sees it: 0 neither attacks it nor is attacked, 1 it attacks,
 # 2 it is attacked, 3 both attack (no evade declared by either), 4 both attack and an evade is declared.
@@ -136,20 +137,6 @@ def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, i
     return (1 if hit_b else 2 if hit_a else 0), (1 if hit_a else 2 if hit_b else 0)
 
 
-def _resolve(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
-    """The engine's own resolution of one cell at full Health (damage is read off it)."""
-    start = state  # rebuilt only when someone is hurt (or the state has a result)
-    if state.result is not None or any(p.health != constants.START_HEALTH for p in state.players):
-        full = tuple(PlayerState(p.role, p.attributes, p.techniques, p.momentum, p.balance, constants.START_HEALTH)
-                     for p in state.players)  # built directly: dataclasses.replace is slow
-        start = DuelState(state.turn, state.range, (full[0], full[1]), None, state.honor)
-    end = resolve_turn(start, choice_a, choice_b, checked=True, quiet=True).state
-    a, b = end.players
-    dishonor = end.result if end.result is not None and end.result.reason in _BEFORE_COMBAT else None
-    return (end.range, a.momentum, a.balance, constants.START_HEALTH - a.health,
-            b.momentum, b.balance, constants.START_HEALTH - b.health, dishonor)
-
-
 def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
     """What the turn does apart from Health: the range, each side's Momentum, Balance and damage taken (at
     most the starting Health), and a result reached before combat (dishonor). Remembered by what it reads:
@@ -160,7 +147,7 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
            _side_ids(state.players[0], choice_a)[role_a], _side_ids(state.players[1], choice_b)[role_b])
     found = _TRANSITIONS.get(key)
     if found is None:
-        found = _TRANSITIONS[key] = _resolve(state, choice_a, choice_b)
+        found = _TRANSITIONS[key] = resolve(state, choice_a, choice_b)
     return found
 
 
@@ -173,7 +160,7 @@ def _value(state: DuelState, found: Transition) -> float:
     """Player A's value of a transition from this state (its Health and turn)."""
     _, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
     if ended is not None:
-        return _result_value(ended.winner)  # type: ignore[attr-defined]
+        return _result_value(ended.winner)
     ha, hb = max(0, state.players[0].health - hurt_a), max(0, state.players[1].health - hurt_b)
     if ha == 0 or hb == 0:
         return 0.0 if ha == hb else (1.0 if hb == 0 else -1.0)
@@ -230,6 +217,6 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
         key = (state.range, honor, pair >> 32, pair & 0xFFFFFFFF)
         found = _TRANSITIONS.get(key)
         if found is None:
-            found = _TRANSITIONS[key] = _resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
+            found = _TRANSITIONS[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
         values[k] = _value(state, found)
     return values[where.reshape(side_a.shape)]
