@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -306,3 +309,15 @@ def test_validate_prints_the_same_with_and_without_plain_checks(
     code, out, _ = text
     assert code == 1
     assert all(f"error[{c}]" in out for c in ("S001", "S002", "S003", "S004", "Y012"))  # hostile units reported
+
+
+def test_validating_a_valid_project_builds_no_pydantic_validator(starter: Path) -> None:
+    """Building the validators was a third of a starter `validate` (issue 28): a valid project needs none, so
+    nothing on the path may dump or validate a model through pydantic (a dump builds its serializer)."""
+    code = ("import sys\nfrom toolkit.cli import main\nfrom pydantic import BaseModel\n"
+            "assert main(['validate', sys.argv[1]]) == 0\n"
+            "def below(cls):\n    for sub in cls.__subclasses__():\n        yield sub\n        yield from below(sub)\n"
+            "print(sorted(c.__name__ for c in below(BaseModel) if c.__pydantic_complete__), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code, str(starter)], capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.stderr.strip() == "[]"
