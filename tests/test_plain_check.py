@@ -22,6 +22,7 @@ from tests.conftest import CASES
 from toolkit import plain_check
 from toolkit.cli import main
 from toolkit.fields import ProjectFile
+from toolkit.figure import model as figure_model
 from toolkit.figure.model import (
     BOARD_EFFECT_KINDS,
     MODULE_EFFECT_KINDS,
@@ -76,7 +77,10 @@ def agree(model: type[BaseModel], data: Any) -> BaseModel | None:
 
 
 def test_every_model_on_the_validate_path_has_a_plain_check() -> None:
-    assert [model.__name__ for model in PLAIN_MODELS if model_checker(model) is None] == []
+    effects = [model for model in vars(figure_model).values()
+               if isinstance(model, type) and issubclass(model, BaseModel) and model.__name__.endswith("Effect")]
+    assert len(effects) >= 17
+    assert [model.__name__ for model in (*PLAIN_MODELS, *effects) if model_checker(model) is None] == []
 
 
 def _definitions(folder: Path, plural: str, skip: str | None = None) -> Iterator[Any]:

@@ -403,29 +403,31 @@ def _union(annotation: Any, constraints: dict[str, Any], discriminator: Any) -> 
 
 
 def _tagged(members: list[Any], discriminator: Any) -> Check:
-    """A tagged choice: the member whose Literal tag field holds the data's tag."""
+    """A tagged choice: the member whose Literal tag field holds the data's tag. Each member's checker is
+    read when its tag is first met (a project uses a few of the many effect kinds)."""
     if not isinstance(discriminator, str):
         raise NotPlain()
-    by_tag: dict[str, Check] = {}
+    by_tag: dict[str, type[BaseModel]] = {}
     for member in members:
         field = member.model_fields.get(discriminator) if isinstance(member, type) and issubclass(
             member, BaseModel) else None
         if field is None or field.alias not in (None, discriminator) or typing.get_origin(
                 field.annotation) is not typing.Literal:
             raise NotPlain()
-        check = _model(member)
         for tag in typing.get_args(field.annotation):
             if type(tag) is not str:
                 raise NotPlain()
-            by_tag[tag] = check
+            by_tag[tag] = member
 
     def check_tagged(value: Any) -> Any:
         if not isinstance(value, dict):
             raise _NOT_PLAIN
         tag = value.get(discriminator)
-        if type(tag) is not str or tag not in by_tag:
+        member = by_tag.get(tag) if type(tag) is str else None
+        check = model_checker(member) if member is not None else None
+        if check is None:
             raise _NOT_PLAIN
-        return by_tag[tag](value)
+        return check(value)
     return check_tagged
 
 
