@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,14 +37,15 @@ from toolkit.figure.theme import Terms, Theme
 from toolkit.loading import documents
 from toolkit.paths import DEFAULT_BOARD, THEMES_DIR, bundled_root
 from toolkit.plain_check import model_checker, plain_instance
-from toolkit.sword.model import Build, Draft
+from toolkit.sword import model as sword_model
+from toolkit.sword.model import Build, Draft, EvadeCost, Technique
 from toolkit.yamlsource import load_yaml_file
 
 ROOT = Path(__file__).resolve().parents[1]
 # the shared dataset beside the checkout, found from a worktree deeper down too (as bench/shared_paths.py does)
 DATASET = next((folder / "shared" / "datasets" / "pokemon_duel_characters_v1.csv" for folder in ROOT.parents
                 if (folder / "shared" / "datasets").is_dir()), ROOT.parent / "shared" / "datasets" / "none.csv")
-PLAIN_MODELS = (Unit, Module, Squad, ProjectFile, Theme, Terms, Board, Build, Draft)
+PLAIN_MODELS = (Unit, Module, Squad, ProjectFile, Theme, Terms, Board, Build, Draft, EvadeCost, Technique)
 
 
 def same(a: Any, b: Any) -> bool:
@@ -98,6 +100,7 @@ def _real_definitions(folder: Path) -> Iterator[tuple[type[BaseModel], Any]]:
     yield from ((Module, data) for data in _definitions(folder / "modules", "modules"))
     if (folder / "duelkit.yaml").is_file():
         yield ProjectFile, load_yaml_file(folder / "duelkit.yaml").data
+    yield from ((Technique, data) for data in _definitions(folder / "techniques", "techniques", skip="kits"))
 
 
 @pytest.fixture(scope="module")
@@ -154,6 +157,7 @@ HOSTILE: list[Any] = [
     "Ünïcödé", "日本語", "\ud800", "a\ud83dz", "a\nb", "abc\n", "\nabc", "a\tb", "Abc", "a--b", "-a", "a-",
     "ab-c9", "red", "RED", "white", "gold", "C", "uc", "EX", "A", "B", "a", "yes", "no", "true", "1", "1.5",
     "#A1b2C3", "#a1b2c3\n", "#a1b2c", "point", "goal", "entry", "../x.png", "art/x.png", "burn", "none",
+    "momentum", "balance", "either", "opponent_momentum", "close", "advance", 10, 11,
     *MODULE_EFFECT_KINDS, *SUBROUTINE_EFFECT_KINDS, *BOARD_EFFECT_KINDS,
     None, [], {}, [1], ["x"], ["a", "b"], [["a", "b"]], [{}], {"a": 1}, {"kind": "respin"}, {"x": 1.0, "y": 2},
 ]
@@ -231,6 +235,17 @@ terms: {hangar: Garage}
 statuses: {burn: Scorch}
 fonts: [fonts/a.ttf]
 """,
+    Technique: """
+id: irimi
+name: Irimi
+translation: Entering
+type: Close Combat Specialist
+rules_text: ["Movement: gain +2 Balance"]
+effects:
+  - {kind: gain, resource: balance, amount: 2, when: {moved: advance, entered_close: true}}
+  - {kind: attack_bonus, amount: 1, per: opponent_momentum, max: 3, when: {range: [close, sword]}}
+evade: {resource: either, amount: opponent_momentum, gain: {momentum: 1}, free_when: {balance_at_least: 2}}
+""",
     Board: """
 id: tiny
 name: Tiny
@@ -243,7 +258,9 @@ nodes:
 routes: [[a1, m], [m, b1]]
 """,
 }
-TAGS = (*MODULE_EFFECT_KINDS, *SUBROUTINE_EFFECT_KINDS, *BOARD_EFFECT_KINDS)
+SWORD_KINDS = tuple(typing.get_args(model.model_fields["kind"].annotation)[0] for model in vars(sword_model).values()
+                    if isinstance(model, type) and issubclass(model, BaseModel) and "kind" in model.model_fields)
+TAGS = (*MODULE_EFFECT_KINDS, *SUBROUTINE_EFFECT_KINDS, *BOARD_EFFECT_KINDS, *SWORD_KINDS)
 
 
 @pytest.mark.parametrize("model", list(BASES), ids=lambda model: model.__name__)
@@ -315,13 +332,15 @@ def test_validate_prints_the_same_with_and_without_plain_checks(
     assert all(f"error[{c}]" in out for c in ("S001", "S002", "S003", "S004", "Y012"))  # hostile units reported
 
 
-def test_validating_a_valid_project_builds_no_pydantic_validator(starter: Path) -> None:
-    """Building the validators was a third of a starter `validate` (issue 28): a valid project needs none, so
-    nothing on the path may dump or validate a model through pydantic (a dump builds its serializer)."""
+@pytest.mark.parametrize("bundled", [False, True], ids=["starter", "bundled"])
+def test_validating_valid_data_builds_no_pydantic_validator(starter: Path, tmp_path: Path, bundled: bool) -> None:
+    """Building the validators was a third of a starter `validate` (issue 28): valid data needs none, so
+    nothing on the path may dump or validate a model through pydantic (a dump builds its serializer). The
+    bundled data holds all three games (sword-duel's techniques too)."""
     code = ("import sys\nfrom toolkit.cli import main\nfrom pydantic import BaseModel\n"
-            "assert main(['validate', sys.argv[1]]) == 0\n"
+            "assert main(['validate', *sys.argv[1:]]) == 0\n"
             "def below(cls):\n    for sub in cls.__subclasses__():\n        yield sub\n        yield from below(sub)\n"
             "print(sorted(c.__name__ for c in below(BaseModel) if c.__pydantic_complete__), file=sys.stderr)")
-    result = subprocess.run([sys.executable, "-c", code, str(starter)], capture_output=True, text=True, check=True,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert result.stderr.strip() == "[]"
+    result = subprocess.run([sys.executable, "-c", code, *([] if bundled else [str(starter)])], capture_output=True,
+                            text=True, check=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.stderr.strip().splitlines()[-1] == "[]"

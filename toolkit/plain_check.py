@@ -51,7 +51,10 @@ _LOCK = threading.RLock()
 # Checks simple enough to be written inline in a model's function: (a condition on `{v}` that is true when
 # the value is not plainly accepted, the after-validators to apply then), by check
 _INLINE: dict[Check, tuple[str | None, tuple[Callable[[Any], Any], ...]]] = {}
-_SCOPE: dict[str, Any] = {"NL": "\n"}  # what inline conditions name (patterns' search functions)
+_SCOPE: dict[str, Any] = {"NL": "\n"}
+# The exact input types a scalar check takes: a union of scalars whose types do not overlap has one member
+# for each type, the member pydantic's smart union picks too (the only one it can validate strictly)
+_TAKES: dict[Check, frozenset[type]] = {}  # what inline conditions name (patterns' search functions)
 _READING: set[type[BaseModel]] = set()
 
 
@@ -229,6 +232,8 @@ def _with_after(check: Check, after: list[Callable[[Any], Any]]) -> Check:
     if check in _INLINE:
         condition, funcs = _INLINE[check]
         _INLINE[checked] = (condition, (*funcs, *after))
+    if check in _TAKES:
+        _TAKES[checked] = _TAKES[check]
     return checked
 
 
@@ -268,6 +273,7 @@ def _exact(kind: type) -> Check:
             raise _NOT_PLAIN
         return value
     _INLINE[check] = (f"type({{v}}) is not {kind.__name__}", ())
+    _TAKES[check] = frozenset({kind})
     return check
 
 
@@ -297,6 +303,7 @@ def _number(kind: type, constraints: dict[str, Any]) -> Check:
         return value
     if outside is not None:
         _INLINE[check] = (f"type({{v}}) is not {kind.__name__}" + (f" or {outside}" if outside else ""), ())
+    _TAKES[check] = frozenset({kind})
     return check
 
 
@@ -317,6 +324,7 @@ def _float(constraints: dict[str, Any]) -> Check:
         if not math.isfinite(value) or not within(value):
             raise _NOT_PLAIN
         return value
+    _TAKES[check] = frozenset({float} if strict else {float, int})
     return check
 
 
@@ -341,6 +349,7 @@ def _text(constraints: dict[str, Any]) -> Check:
         condition += " or (not {v}.isascii() and SURROGATE({v}))"
     else:
         condition += f" or not {{v}}.isascii() or NL in {{v}} or {_named(search)}({{v}}) is None"
+    _TAKES[check] = frozenset({str})
     _INLINE[check] = (condition, ())
     return check
 
@@ -360,6 +369,7 @@ def _literal(allowed: tuple[Any, ...]) -> Check:
             return exact[(type(value), value)]
         except (KeyError, TypeError):
             raise _NOT_PLAIN from None
+    _TAKES[check] = frozenset(type(option) for option in allowed)
     if all(type(option) is str for option in allowed):  # inline: the option itself, found by its text
         _INLINE[check] = ("type({v}) is not str", ({option: option for option in allowed}.__getitem__,))
     return check
@@ -375,6 +385,7 @@ def _enum(kind: type[Enum]) -> Check:
             return members[(type(value), value)]
         except (KeyError, TypeError):
             raise _NOT_PLAIN from None
+    _TAKES[check] = frozenset({kind, *(type(member.value) for member in kind)})
     if all(type(member.value) is str for member in kind):  # inline: the member found by its text
         _INLINE[check] = ("type({v}) is not str", ({member.value: member for member in kind}.__getitem__,))
     return check
@@ -389,8 +400,10 @@ def _union(annotation: Any, constraints: dict[str, Any], discriminator: Any) -> 
     elif len(others) == 1:
         inner = _plain_type(others[0], constraints, None) if typing.get_origin(others[0]) is not typing.Annotated \
             else _annotated(others[0], [])
+    elif constraints:
+        raise NotPlain()
     else:
-        raise NotPlain()  # pydantic's smart union: not guessed here
+        inner = _by_type([_annotated(member, []) for member in others])
     if not optional:
         return inner
 
@@ -399,6 +412,25 @@ def _union(annotation: Any, constraints: dict[str, Any], discriminator: Any) -> 
     condition, funcs = _INLINE.get(inner, (None, (None,)))
     if condition is not None and not funcs:
         _INLINE[check] = (f"{{v}} is not None and ({condition})", ())
+    if inner in _TAKES:
+        _TAKES[check] = _TAKES[inner] | {type(None)}
+    return check
+
+
+def _by_type(checks: list[Check]) -> Check:
+    """A union of scalars (`Amount | Literal["opponent_momentum"]`): the member taking the value's type. Any
+    other union is pydantic's (its smart mode weighs members a plain check would have to guess at)."""
+    takes = [_TAKES.get(check) for check in checks]
+    by_type = {kind: check for check, kinds in zip(checks, takes, strict=True) for kind in kinds or ()}
+    if any(kinds is None for kinds in takes) or len(by_type) != sum(len(kinds or ()) for kinds in takes):
+        raise NotPlain()  # a member that is not a plain scalar, or two members taking one type
+
+    def check(value: Any) -> Any:
+        member = by_type.get(type(value))
+        if member is None:
+            raise _NOT_PLAIN
+        return member(value)
+    _TAKES[check] = frozenset(by_type)
     return check
 
 
