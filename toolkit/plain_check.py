@@ -37,13 +37,13 @@ Check = Callable[[Any], Any]
 
 
 class NotPlain(DuelkitError):
-    """Not certain without pydantic (raised inside a check, or while reading a model it cannot check)."""
+    """Not certain without pydantic (raised inside a check, or while reading a model it cannot check). A new
+    one each time: a shared instance would gather every raise's traceback, and the frames with it."""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")  # pydantic refuses text it cannot encode as UTF-8
 # model_config keys that change nothing a plain check accepts
 _PLAIN_CONFIG = {"extra", "frozen", "populate_by_name", "validate_by_name", "validate_by_alias", "defer_build", "title"}
-_NOT_PLAIN = NotPlain()
 ENABLED = True  # tests switch the plain checks off to compare every output with pydantic's alone
 _CHECKERS: dict[type[BaseModel], Check | None] = {}
 _MISSING = object()
@@ -51,10 +51,10 @@ _LOCK = threading.RLock()
 # Checks simple enough to be written inline in a model's function: (a condition on `{v}` that is true when
 # the value is not plainly accepted, the after-validators to apply then), by check
 _INLINE: dict[Check, tuple[str | None, tuple[Callable[[Any], Any], ...]]] = {}
-_SCOPE: dict[str, Any] = {"NL": "\n"}
+_SCOPE: dict[str, Any] = {"NL": "\n"}  # what inline conditions name (patterns' search functions)
 # The exact input types a scalar check takes: a union of scalars whose types do not overlap has one member
 # for each type, the member pydantic's smart union picks too (the only one it can validate strictly)
-_TAKES: dict[Check, frozenset[type]] = {}  # what inline conditions name (patterns' search functions)
+_TAKES: dict[Check, frozenset[type]] = {}
 _READING: set[type[BaseModel]] = set()
 
 
@@ -127,7 +127,7 @@ def _generated(model: type[BaseModel], fields: list[tuple[str, str, Check, bool,
     """One function per model, written out field by field with the simple checks inline: a loop calling a
     check per field costs twice pydantic's own validation, and `validate` runs this for every definition."""
     scope: dict[str, Any] = {
-        "NP": _NOT_PLAIN, "NotPlain": NotPlain, "MISSING": _MISSING, "SURROGATE": _SURROGATE.search,
+        "NP": NotPlain, "NotPlain": NotPlain, "MISSING": _MISSING, "SURROGATE": _SURROGATE.search,
         "new": object.__new__, "setattr_": object.__setattr__, "model": model, "AFTER": after,
         "deepcopy": copy.deepcopy, "NAMES": {key: name for name, key, *_ in fields}, **_SCOPE}
     body = ["def check_model(data):", "    if not isinstance(data, dict):", "        raise NP", "    get = data.get",
@@ -227,7 +227,7 @@ def _with_after(check: Check, after: list[Callable[[Any], Any]]) -> Check:
             try:
                 value = func(value)
             except Exception:  # whatever it raises, pydantic reports it
-                raise _NOT_PLAIN from None
+                raise NotPlain from None
         return value
     if check in _INLINE:
         condition, funcs = _INLINE[check]
@@ -270,7 +270,7 @@ def _plain_type(annotation: Any, constraints: dict[str, Any], discriminator: Any
 def _exact(kind: type) -> Check:
     def check(value: Any) -> Any:
         if type(value) is not kind:
-            raise _NOT_PLAIN
+            raise NotPlain
         return value
     _INLINE[check] = (f"type({{v}}) is not {kind.__name__}", ())
     _TAKES[check] = frozenset({kind})
@@ -299,7 +299,7 @@ def _number(kind: type, constraints: dict[str, Any]) -> Check:
 
     def check(value: Any) -> Any:
         if type(value) is not kind or not within(value):
-            raise _NOT_PLAIN
+            raise NotPlain
         return value
     if outside is not None:
         _INLINE[check] = (f"type({{v}}) is not {kind.__name__}" + (f" or {outside}" if outside else ""), ())
@@ -318,11 +318,11 @@ def _float(constraints: dict[str, Any]) -> Check:
             try:
                 value = float(value)
             except OverflowError:
-                raise _NOT_PLAIN from None
+                raise NotPlain from None
         elif kind is not float:
-            raise _NOT_PLAIN
+            raise NotPlain
         if not math.isfinite(value) or not within(value):
-            raise _NOT_PLAIN
+            raise NotPlain
         return value
     _TAKES[check] = frozenset({float} if strict else {float, int})
     return check
@@ -336,12 +336,12 @@ def _text(constraints: dict[str, Any]) -> Check:
 
     def check(value: Any) -> Any:
         if type(value) is not str or len(value) < shortest or (longest is not None and len(value) > longest):
-            raise _NOT_PLAIN
+            raise NotPlain
         if not value.isascii():
             if search is not None or _SURROGATE.search(value):
-                raise _NOT_PLAIN  # patterns: only where Python's and pydantic's regex engines surely agree
+                raise NotPlain  # patterns: only where Python's and pydantic's regex engines surely agree
         elif search is not None and ("\n" in value or not search(value)):
-            raise _NOT_PLAIN
+            raise NotPlain
         return value
     condition = f"type({{v}}) is not str or len({{v}}) < {shortest!r}" + (
         f" or len({{v}}) > {longest!r}" if longest is not None else "")
@@ -368,7 +368,7 @@ def _literal(allowed: tuple[Any, ...]) -> Check:
         try:
             return exact[(type(value), value)]
         except (KeyError, TypeError):
-            raise _NOT_PLAIN from None
+            raise NotPlain from None
     _TAKES[check] = frozenset(type(option) for option in allowed)
     if all(type(option) is str for option in allowed):  # inline: the option itself, found by its text
         _INLINE[check] = ("type({v}) is not str", ({option: option for option in allowed}.__getitem__,))
@@ -384,7 +384,7 @@ def _enum(kind: type[Enum]) -> Check:
         try:
             return members[(type(value), value)]
         except (KeyError, TypeError):
-            raise _NOT_PLAIN from None
+            raise NotPlain from None
     _TAKES[check] = frozenset({kind, *(type(member.value) for member in kind)})
     if all(type(member.value) is str for member in kind):  # inline: the member found by its text
         _INLINE[check] = ("type({v}) is not str", ({member.value: member for member in kind}.__getitem__,))
@@ -428,7 +428,7 @@ def _by_type(checks: list[Check]) -> Check:
     def check(value: Any) -> Any:
         member = by_type.get(type(value))
         if member is None:
-            raise _NOT_PLAIN
+            raise NotPlain
         return member(value)
     _TAKES[check] = frozenset(by_type)
     return check
@@ -453,12 +453,12 @@ def _tagged(members: list[Any], discriminator: Any) -> Check:
 
     def check_tagged(value: Any) -> Any:
         if not isinstance(value, dict):
-            raise _NOT_PLAIN
+            raise NotPlain
         tag = value.get(discriminator)
         member = by_tag.get(tag) if type(tag) is str else None
         check = model_checker(member) if member is not None else None
         if check is None:
-            raise _NOT_PLAIN
+            raise NotPlain
         return check(value)
     return check_tagged
 
@@ -469,7 +469,7 @@ def _sized(kind: type, item: Check, constraints: dict[str, Any]) -> Check:
 
     def check(value: Any) -> Any:
         if not isinstance(value, list) or len(value) < shortest or (longest is not None and len(value) > longest):
-            raise _NOT_PLAIN
+            raise NotPlain
         return kind([item(entry) for entry in value])
     return check
 
@@ -484,7 +484,7 @@ def _tuple(args: tuple[Any, ...], constraints: dict[str, Any]) -> Check:
 
     def check(value: Any) -> Any:
         if not isinstance(value, list) or len(value) != count:
-            raise _NOT_PLAIN
+            raise NotPlain
         return tuple(item(entry) for item, entry in zip(items, value, strict=True))
     return check
 
@@ -492,9 +492,9 @@ def _tuple(args: tuple[Any, ...], constraints: dict[str, Any]) -> Check:
 def _mapping(key: Check, item: Check) -> Check:
     def check(value: Any) -> Any:
         if not isinstance(value, dict):
-            raise _NOT_PLAIN
+            raise NotPlain
         result = {key(name): item(entry) for name, entry in value.items()}
         if len(result) != len(value):
-            raise _NOT_PLAIN  # two keys read as one
+            raise NotPlain  # two keys read as one
         return result
     return check
