@@ -29,14 +29,10 @@ def kit(tmp_path_factory) -> Path:
 
 def test_the_files_are_the_same_whatever_the_number_of_processes(kit: Path, tmp_path: Path) -> None:
     """`build --jobs`: each page's bytes depend on the page alone, so one process writes the same kit."""
-    from toolkit.render import parallel
-
     assert len(list(kit.glob("*.pdf"))) > 5
     assert main(["build", "--game", "chimera", "--out", str(tmp_path), "--jobs", "1"]) == 0
     assert {path.name: path.read_bytes() for path in kit.glob("*.pdf")} == \
         {path.name: path.read_bytes() for path in (tmp_path / "chimera").glob("*.pdf")}
-    pages = [Page(100, 100, [Text(10, 10, f"page {n} \u0391", 9)]) for n in range(4 * parallel.PAGES_PER_PROCESS)]
-    assert parallel.draw_pages(pages, 3) == parallel.draw_pages(pages, 1)
 
 
 def test_every_kit_page_after_the_plan_is_a_component_page_or_a_blank(kit: Path) -> None:

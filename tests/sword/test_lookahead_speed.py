@@ -96,3 +96,43 @@ def test_the_value_lp_without_presolve_leads_to_the_same_solutions(monkeypatch: 
     for one, other in zip(direct, through_linprog, strict=True):
         assert one.value == pytest.approx(other.value, abs=1e-9)
         assert one.strategy == pytest.approx(other.strategy, abs=1e-6)
+
+
+def test_a_saddle_point_has_the_value_lp_s_value() -> None:
+    """The value LP is skipped only when a pure row is certified to attain the game's value: checked against
+    the LP on random games with one to three types (with and without saddle points)."""
+    rng = np.random.default_rng(14)
+    certified = mixed = 0
+    for _ in range(300):
+        rows, cols = rng.integers(2, 7), rng.integers(2, 7)
+        games = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(rng.integers(1, 4))]
+        value = matrix.solve(games).value
+        saddle = matrix.saddle_point(games)
+        if saddle is not None:
+            assert saddle[0] == pytest.approx(value, abs=1e-9)
+            assert np.mean([g[saddle[1]].min() for g in games]) == saddle[0]  # the row guarantees it
+            certified += 1
+        mixed += value > max(np.mean([g[i].min() for g in games]) for i in range(rows)) + 1e-9
+    assert certified > 30
+    assert mixed > 30
+
+
+def test_a_single_preferred_row_is_what_the_preference_lp_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The preference LP is skipped only when its answer is one row: the same strategies as with the LP
+    always run, on random games where the shortcut is taken and where it is not."""
+    rng = np.random.default_rng(15)
+    games = []
+    for k in range(80):
+        rows, cols = rng.integers(2, 7), rng.integers(2, 7)
+        m = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(rng.integers(1, 4))]
+        # half the preferences follow the rows' guarantees (as a greedy reply often does), half are anything
+        guarantees = np.mean([g.min(axis=1) for g in m], axis=0)
+        games.append((m, rng.random(rows) + (4 * guarantees if k % 2 else 0)))
+    shortcut = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
+    taken = sum(matrix.preferred_row(m, p, matrix.solve(m).value - 0.05) is not None for m, p in games)
+    monkeypatch.setattr(matrix, "preferred_row", lambda *_: None)
+    for (m, p), quick in zip(games, shortcut, strict=True):
+        full = matrix.solve(m, prefer=p, slack=0.05)
+        assert quick.strategy == pytest.approx(full.strategy, abs=1e-9)
+        assert quick.value == pytest.approx(full.value, abs=1e-9)
+    assert 15 < taken < 65  # both ways are checked

@@ -61,8 +61,8 @@ def add_parser(commands: Any) -> None:
                        help="keep the pages drawn in OUT/.cache and reuse them, so the next build draws only what "
                             "changed (safe to delete at any time; `watch` keeps one unless --no-cache)")
     build.add_argument("--jobs", type=_jobs, metavar="N",
-                       help="processes drawing the pages (default: one per processor; the files are the same "
-                            "whatever the number)")
+                       help="processes drawing the pages (default: one, and one more per idle processor; the "
+                            "files are the same whatever the number)")
     build.add_argument("--skip-invalid", action="store_true",
                        help="build a kit of the valid units, leaving out (and listing) those with rule problems "
                             "instead of refusing (e.g. an imported spreadsheet)")
@@ -123,9 +123,9 @@ def render_cache(args: argparse.Namespace, folder: OutputFolder, game_id: str, k
     where = folder.cache_folder(game_id) if args.disk_cache else None
     jobs = getattr(args, "jobs", 1)  # a watch draws the few pages a save changed, in its own process
     if jobs is None:
-        from toolkit.render.parallel import usable_cpus
+        from toolkit.render.parallel import default_jobs
 
-        jobs = usable_cpus()
+        jobs = default_jobs()
     return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file, jobs=jobs))
 
 

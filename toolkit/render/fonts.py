@@ -167,14 +167,20 @@ def fallback_fonts() -> tuple[FallbackFont, ...]:
 def register_fonts() -> None:
     """DejaVu's four faces, registered with reportlab once (as `shared_subsets` makes them: every page drawn
     alone embeds the same first subset of each)."""
+    for key in FONT_FILES:
+        register_face(key)
+
+
+@cache
+def register_face(font: FontName) -> str:
+    """One DejaVu face registered with reportlab (once), by its PDF name: reading a face's tables is a
+    tenth of drawing a deck, and a deck's cards use two of the four faces, so each is read when first drawn."""
     from reportlab.pdfbase import pdfmetrics
 
     from toolkit.render.shared_subsets import shared_subset_font
 
-    for key, filename in FONT_FILES.items():
-        pdfmetrics.registerFont(shared_subset_font(PDF_NAMES[key], str(FONT_DIR / filename)))
-
-
+    pdfmetrics.registerFont(shared_subset_font(PDF_NAMES[font], str(FONT_DIR / FONT_FILES[font])))
+    return PDF_NAMES[font]
 
 
 @cache

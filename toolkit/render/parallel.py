@@ -3,7 +3,8 @@ is drawn alone into its own PDF (`page_cache.draw_page`), so the pages can be sh
 
 Processes are forked (POSIX), after this process has drawn the first page: the workers inherit the fonts
 registered and the shared subsets already made (`shared_subsets`), and the pages themselves, so nothing is
-pickled on the way in and only the PDFs come back. A page's bytes depend on the page alone, so the files are
+pickled on the way in and only the PDFs come back. This process draws its share meanwhile (`jobs`
+processes in all). A page's bytes depend on the page alone, so the files are
 the same whatever the number of processes. Where fork is unavailable, or for few pages, they are drawn here.
 """
 
@@ -29,6 +30,17 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def default_jobs() -> int:
+    """This process and one more per idle processor (as `make -l` reads the load average): on a machine
+    whose processors are busy with other work, more processes only add the cost of starting them."""
+    cpus = usable_cpus()
+    try:
+        idle = cpus - os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average (Windows)
+        return cpus
+    return max(1, min(cpus, 1 + int(idle + 0.5)))
+
+
 def draw_pages(pages: Sequence[Page], jobs: int) -> list[bytes]:
     """Each page drawn alone as a one-page PDF, in order, by up to `jobs` processes."""
     from toolkit.render.page_cache import draw_page
@@ -41,15 +53,18 @@ def draw_pages(pages: Sequence[Page], jobs: int) -> list[bytes]:
     jobs = min(jobs, len(rest) // PAGES_PER_PROCESS)
     if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return [first, *map(draw_page, rest)]
-    step = -(-len(rest) // (jobs * SHARES_PER_PROCESS))
-    runs = [(start, min(start + step, len(rest))) for start in range(0, len(rest), step)]
+    own = len(rest) // jobs  # this process draws its share too, rather than wait for the others
+    step = -(-(len(rest) - own) // ((jobs - 1) * SHARES_PER_PROCESS))
+    runs = [(start, min(start + step, len(rest))) for start in range(own, len(rest), step)]
     _pending = rest
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            drawn = pool.map(_draw_run, runs, chunksize=1)
+        with multiprocessing.get_context("fork").Pool(jobs - 1) as pool:
+            theirs = pool.map_async(_draw_run, runs, chunksize=1)
+            mine = _draw_run((0, own))
+            drawn = theirs.get()
     finally:
         _pending = ()
-    return [first, *(pdf for run in drawn for pdf in run)]
+    return [first, *mine, *(pdf for run in drawn for pdf in run)]
 
 
 def _draw_run(run: tuple[int, int]) -> list[bytes]:

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from toolkit.render.fonts import PDF_NAMES, register_fonts
+from toolkit.render.fonts import PDF_NAMES, register_face
 from toolkit.render.pdf_ops import Colors, line_width_op, shape_ops
 from toolkit.render.pdf_text import write_texts
 from toolkit.render.pdfx import cmyk_of, cmyk_picture, finish_pdfx
@@ -34,7 +34,6 @@ from toolkit.render.scene import (
     Text,
     Wedge,
 )
-from toolkit.render.shared_subsets import seed_fonts
 
 
 class _State:
@@ -44,8 +43,10 @@ class _State:
     def __init__(self, cmyk: bool = False, seeded: bool = False) -> None:
         self.forget()
         self.cmyk = cmyk
-        self.seeded = seeded  # the DejaVu faces start from the shared first subset (`seed_fonts`)
+        self.seeded = seeded  # the DejaVu faces start from the shared first subset (`seed_face`)
         self.coloured = False  # a colour was set: the document is PDF 1.4
+        self.subset_names: dict[tuple[str, int, float], str] = {}  # `pdf_text`: the document's Tf operators
+        self.faces: set[str] = set()  # `pdf_text`: the faces the document has used (registered, seeded)
         self.forms: set[str] = set()
 
     def forget(self) -> None:
@@ -62,10 +63,10 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
     `bleed` (mm): every page is a piece at trim size plus this bleed on each side: its BleedBox is the
     whole page and its TrimBox lies `bleed` inside. `cmyk`: colours as DeviceCMYK, at most MAX_INK
     total ink, pictures flattened to CMYK at 300 ppi or more, made PDF/X-1a:2003 (`pdfx.finish_pdfx`).
-    `shared_fonts`: every DejaVu face used embeds the same first subset (`seed_fonts`), whatever the page
+    `shared_fonts`: every DejaVu face used embeds the same first subset (`seed_face`), whatever the page
     shows, so PDFs assembled from pages drawn alone carry each face once (`toolkit.render.assemble`).
     """
-    register_fonts()
+    register_face("regular")  # the canvas starts in it; the other faces are read when first drawn
     rl_config.useA85 = 0  # binary streams: ASCII85 would make every page and picture 25% larger, for 7-bit mail
     buffer = io.BytesIO()
     first = document.pages[0] if document.pages else Page(210, 297)
@@ -75,8 +76,6 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
     canvas.setTitle(document.title)
     canvas.setAuthor("duelkit")
     canvas.setCreator("duelkit")
-    if shared_fonts:
-        seed_fonts(canvas._doc)  # type: ignore[attr-defined]  # the document the text object encodes for
     state = _State(cmyk, shared_fonts)
     for page in document.pages or [first]:
         canvas.setPageSize((page.width * mm, page.height * mm))

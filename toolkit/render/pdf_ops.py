@@ -65,10 +65,29 @@ def line_width_op(width: float) -> str:
     return f"{fp_str(width)} w"
 
 
-@lru_cache(maxsize=16384)
+_SHAPES: dict[tuple[object, ...], tuple[str, ...]] = {}
+SHAPE_MEMORY = 16384  # shapes remembered (a kit has a few thousand distinct ones)
+
+
 def shape_ops(shape: Rect | Circle | Wedge, stroke: int, fill: int, fill_mode: int) -> tuple[str, ...]:
     """The lines reportlab's `roundRect`, `circle` or `wedge` append to the page for this shape, with
-    reportlab's own arithmetic. A full-turn wedge is a circle, as the renderer draws it."""
+    reportlab's own arithmetic. A full-turn wedge is a circle, as the renderer draws it. Remembered by
+    geometry (a tuple of numbers hashes far faster than the frozen dataclass with its style)."""
+    if isinstance(shape, Rect):
+        key: tuple[object, ...] = (shape.x, shape.y, shape.w, shape.h, shape.radius, stroke, fill, fill_mode)
+    elif isinstance(shape, Circle) or shape.extent >= 360:
+        key = (shape.cx, shape.cy, shape.r, stroke, fill, fill_mode)
+    else:
+        key = (shape.cx, shape.cy, shape.r, shape.start, shape.extent, stroke, fill, fill_mode, 0)
+    found = _SHAPES.get(key)
+    if found is None:
+        if len(_SHAPES) >= SHAPE_MEMORY:
+            _SHAPES.clear()
+        found = _SHAPES[key] = _path(shape, stroke, fill, fill_mode)
+    return found
+
+
+def _path(shape: Rect | Circle | Wedge, stroke: int, fill: int, fill_mode: int) -> tuple[str, ...]:
     code: list[str] = []
     path = PDFPathObject(code=code)
     if isinstance(shape, Rect):

@@ -19,7 +19,7 @@ from reportlab.pdfbase.pdfmetrics import getFont
 from toolkit.render.fonts import font_runs, shown_text, text_width
 from toolkit.render.pdf_ops import Colors
 from toolkit.render.scene import PT_TO_MM, Text
-from toolkit.render.shared_subsets import first_subset_bytes
+from toolkit.render.shared_subsets import first_subset_bytes, use_face
 
 LEADING = 1.2  # reportlab's default leading (a TL operator follows every Tf; it moves nothing here)
 
@@ -31,6 +31,8 @@ class TextState(Protocol):
     fill: str | None
     cmyk: bool
     seeded: bool
+    subset_names: dict[tuple[str, int, float], str]  # the document's Tf operators by face, subset and size
+    faces: set[str]  # the faces this document has used (`use_face`)
 
 
 def write_texts(canvas: Any, items: list[Text], state: TextState, colors: Colors) -> None:
@@ -56,19 +58,23 @@ def write_texts(canvas: Any, items: list[Text], state: TextState, colors: Colors
             if font != (name, item.size):
                 font = (name, item.size)
                 subset = -1  # reportlab writes Tf lazily, at the next string
+                if name not in state.faces:
+                    use_face(name, doc, state.seeded)
+                    state.faces.add(name)
             shown_op = _first_subset_op(name, chunk) if state.seeded else None
             if shown_op is not None and subset == 0:
                 code.append(shown_op)
                 continue
-            parts = []
-            face: Any = getFont(name)  # a TrueType font (reportlab's TTFont)
-            pieces = [(0, b"")] if shown_op is not None else face.splitString(chunk, doc)
+            pieces = [(0, b"")] if shown_op is not None else _face(name).splitString(chunk, doc)
             for number, data in pieces:
                 if number != subset:
-                    parts.append(f"{face.getSubsetInternalName(number, doc)} {_tf(item.size * PT_TO_MM)}")
+                    tf = state.subset_names.get((name, number, item.size))
+                    if tf is None:
+                        tf = state.subset_names[name, number, item.size] = \
+                            f"{_face(name).getSubsetInternalName(number, doc)} {_tf(item.size * PT_TO_MM)}"
+                    code.append(tf)
                     subset = number
-                parts.append(shown_op or f"({escapePDF(data)}) Tj")
-            code.append(" ".join(parts))
+                code.append(shown_op or f"({escapePDF(data)}) Tj")
     code.append("ET")
     canvas._code.append(" ".join(code))
 
@@ -86,6 +92,11 @@ def _tm(x: float, y: float) -> str:
     """The text matrix at (x, y), upright in the flipped page (a card's rows sit at the same places on
     every card of a sheet: each card is a group moved into place)."""
     return f"{fp_str(1, 0, 0, -1, x, y)} Tm"
+
+
+def _face(name: str) -> Any:
+    """The registered TrueType font (reportlab's TTFont: the stubs know only its base class)."""
+    return getFont(name)
 
 
 @lru_cache(maxsize=256)

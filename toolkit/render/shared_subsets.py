@@ -3,7 +3,7 @@
 
 reportlab numbers a TrueType font's characters in the order a document first uses them and embeds subsets
 of 256; a page drawn alone would embed its own numbering. Here every document starts from the same first
-subset (`seed_fonts`: SEED_CHARACTERS, filled up with Latin Extended-A), and what every such document embeds
+subset (`seed_face`: SEED_CHARACTERS, filled up with Latin Extended-A), and what every such document embeds
 again (the subset's font program, its compressed stream, its character map and width table) is made once.
 These are the only places duelkit reaches into reportlab's font objects.
 """
@@ -17,7 +17,7 @@ from typing import Any, cast
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from toolkit.render.fonts import PDF_NAMES, register_fonts
+from toolkit.render.fonts import FONT_FILES, PDF_NAMES, register_face
 
 # The characters every DejaVu face's first subset holds in a page drawn alone (`seed_fonts`), in this order:
 # ASCII (reportlab's own first subset), Latin-1, then the kit's own symbols and punctuation. Pages that use
@@ -28,22 +28,39 @@ SEED_CHARACTERS = "".join(dict.fromkeys(
            "\u25b2\u25bc\u25c0\u25b6\u2713\u2715\u271a\u279c\u21c4\u21bb\u21b7\u25f7\u26a1\u2642\u2640")))
 SUBSET_SIZE = 256  # characters in one reportlab subset (a simple TrueType font)
 _SEEDED_NAMES = frozenset(PDF_NAMES.values())
+_FACES = {name: face for face, name in PDF_NAMES.items()}
+
+
+def use_face(name: str, doc: object, seeded: bool) -> None:
+    """Before a document's first text in a face: the DejaVu face registered, and seeded when `seeded`
+    (`render_pdf(shared_fonts=True)`). A project's fallback font is registered already."""
+    face = _FACES.get(name)
+    if face is not None:
+        register_face(face)
+        if seeded:
+            seed_face(name, doc)
 SUBSET_MEMORY = 64  # subsets remembered per face (a page drawn alone makes its fonts again)
 
 
 def seed_fonts(doc: object) -> None:
-    """Give every DejaVu face's first subset the same characters in the same order in this reportlab
-    document, whatever its pages show (a face the pages do not use is still left out of the file). The
-    subset is filled up (Latin Extended-A), so a page's other characters start a second subset of its own
-    instead of changing the shared one."""
-    register_fonts()
-    for name in PDF_NAMES.values():
-        font = cast(TTFont, pdfmetrics.getFont(name))
-        seeded = _seeded(name)
-        state = copy.copy(seeded)
-        state.assignments = dict(seeded.assignments)
-        state.subsets = [list(subset) for subset in seeded.subsets]
-        font.state[doc] = state
+    """Every DejaVu face seeded in this document (`seed_face`)."""
+    for font in FONT_FILES:
+        seed_face(register_face(font), doc)
+
+
+def seed_face(name: str, doc: object) -> None:
+    """Give a DejaVu face's first subset the same characters in the same order in this reportlab document,
+    whatever its pages show (before the document's first use of the face). The subset is filled up (Latin
+    Extended-A), so a page's other characters start a second subset of its own instead of changing the
+    shared one. A project's fallback font is not seeded."""
+    if name not in _SEEDED_NAMES:
+        return
+    font = cast(TTFont, pdfmetrics.getFont(name))
+    seeded = _seeded(name)
+    state = copy.copy(seeded)
+    state.assignments = dict(seeded.assignments)
+    state.subsets = [list(subset) for subset in seeded.subsets]
+    font.state[doc] = state
 
 
 @cache

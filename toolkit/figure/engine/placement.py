@@ -30,7 +30,7 @@ class Placement(StateCore):
         if passable_codes and masks[1 - side] and any(self.status):
             status, pos = self.status, self.pos
             for s in self.game.side_units[1 - side]:
-                if status[s] in passable_codes and pos[s] >= 0:
+                if status[s] and status[s] in passable_codes and pos[s] >= 0:  # most units have no status
                     free |= 1 << pos[s]
         return free
 
@@ -79,61 +79,62 @@ class Placement(StateCore):
         status = self.status
         passable = self._passable_mask(side) if game.passable_codes and masks[1 - side] and any(status) else free
         shut = ~passable  # nodes a move cannot pass through
-        pos, wait, form, mp_table = self.pos, self.wait, self.form, game.mp
-        bonus = self.tfx[5] - (FIRST_TURN_MP_PENALTY if self.turn == 0 else 0)
-        lowest = game.move_mp_floor
-        through = self.tfx[4]
+        pos, form = self.pos, self.form
+        tfx = self.tfx
+        bonus = tfx[5] - FIRST_TURN_MP_PENALTY if self.turn == 0 else tfx[5]
+        through = tfx[4]
         slot_ways = game.slot_ways.get(bonus) or game.make_slot_ways(bonus)
         reaches_of = game._reaches
         actions: list[Action] = []
-        wakes: list[Action] = []
+        wakes: list[Action] | None = None  # lists made only when needed: fewer objects, fewer collections
         reaches: list[Reach] = []
-        deploys: dict[int, int] = {}  # deploy destinations by MP: the same for every Hangar unit of the side
-        field = statused = waiting = movable = 0
+        deploy_mp = deployed = -1  # the last deploy's MP and destinations: Hangar units of a side share them
+        field = statused = waiting = stuck = 0
         for bit, slot in game.unit_bits[side]:
             where = pos[slot]
             if where >= 0:
                 field |= bit
-                code = status[slot]
-                if code:
+                if status[slot]:
                     statused |= bit
-                    rule = game.status_rules[code]
+                    rule = game.status_rules[status[slot]]
                     if effects.wakes_by_spin(rule):
-                        wakes.append(game.wake_actions[slot])
+                        wakes = [*(wakes or ()), game.wake_actions[slot]]
                     if not effects.can_be_selected_to_move(rule):
+                        stuck |= bit
                         continue
-                movable |= bit
                 way = slot_ways[slot][form[slot]][where]
-                if way is None:  # too long a move for a table: search
-                    mp = max(lowest, mp_table[slot][form[slot]] + bonus)
-                    found = game._search(where, mp, game.full_mask if through == slot else passable) & free
+                if way is None or slot == through:  # too long a move for a table, or a move-through module
+                    found = self._unusual_move(slot, where, bonus, passable) & free
                 else:
-                    need, known = way
-                    key = 0 if through == slot else need & shut  # a move-through module: every node may be passed
-                    got = known.get(key)
+                    got = way[1].get(way[0] & shut)
                     if got is None:
-                        got = game.learn(where, max(lowest, mp_table[slot][form[slot]] + bonus), key)
+                        got = game.learn(where, max(game.move_mp_floor, game.mp[slot][form[slot]] + bonus),
+                                         way[0] & shut)
                     found = got & free
             elif where == HANGAR:
-                if wait[slot] > 0:
+                if self.wait[slot] > 0:
                     waiting |= bit
                     continue
-                mp = mp_table[slot][form[slot]] + bonus
-                if mp < lowest:
-                    mp = lowest
-                found = deploys.get(mp, -1)
-                if found < 0:
-                    found = deploys[mp] = self._deploy_mask(mp - DEPLOY_COST_MP, passable, free)
+                mp = game.mp[slot][form[slot]] + bonus
+                if mp != deploy_mp:
+                    deploy_mp = mp
+                    deployed = self._deploy_mask(max(game.move_mp_floor, mp) - DEPLOY_COST_MP, passable, free)
+                found = deployed
             else:
                 continue
-            reach = reaches_of[slot].get(found)
-            if reach is None:
-                reach = game.reach_of(slot, found)
-            actions += reach.actions
+            reach = reaches_of[slot].get(found) or game.reach_of(slot, found)
+            actions += reach[1]  # its actions (an index: a NamedTuple's field by name is a slower look-up)
             reaches.append(reach)
-        units = ((field << SQUAD_UNITS | statused) << SQUAD_UNITS | waiting) << SQUAD_UNITS | movable
+        units = ((field << SQUAD_UNITS | statused) << SQUAD_UNITS | waiting) << SQUAD_UNITS | field & ~stuck
         # TurnMoves(...) without its Python-level __new__: this runs every turn
         return tuple.__new__(TurnMoves, (actions + wakes if wakes else actions, reaches, units))
+
+    def _unusual_move(self, slot: int, where: int, bonus: int, passable: int) -> int:
+        """The nodes a field unit reaches (the caller keeps the free ones) on a turn its move-through module lets
+        it pass every node, or with too long a move for a step table (a search)."""
+        game = self.game
+        mp = max(game.move_mp_floor, game.mp[slot][self.form[slot]] + bonus)
+        return game.reach_mask(where, mp, game.full_mask if slot == self.tfx[4] else passable)
 
     def _deploy_mask(self, steps: int, passable: int, free: int) -> int:
         """Where a Hangar unit of the side to move may deploy: a free own entry, then up to `steps` more steps
@@ -194,15 +195,16 @@ class Placement(StateCore):
         return False
 
     def _apply_move(self, slot: int, dest: int) -> None:
-        side = slot // SQUAD_UNITS
+        side = self.player  # a move is always of the mover's own unit
         pos, occ, masks = self.pos, self.occ, self.masks
         start = pos[slot]
         if start >= 0:  # lift and put, inline: the hot path of every turn
             occ[start] = -1
-            masks[side] &= ~(1 << start)
+            masks[side] = masks[side] & ~(1 << start) | 1 << dest
+        else:
+            masks[side] |= 1 << dest
         pos[slot] = dest
         occ[dest] = slot
-        masks[side] |= 1 << dest
         self.moved = slot
         self.phase = MOVE_PHASE
         game = self.game

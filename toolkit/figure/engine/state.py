@@ -249,10 +249,9 @@ class GameState(TurnFlow):
 
     def apply(self, action: Action | int) -> None:  # noqa: C901  - one flat branch per action kind, the hot path
         """Play an action (or, at a chance node, an outcome). Illegal: IllegalAction, nothing changes."""
-        phase = self.phase
-        if phase == OVER:
-            raise IllegalAction("the game is over")
-        if phase == SPIN:
+        if self.phase >= SPIN:  # a chance node, or the end (SPIN and OVER are the last phases)
+            if self.phase == OVER:
+                raise IllegalAction("the game is over")
             table = self._spin_table()
             if type(action) is not int or not 0 <= action < len(table.segments):
                 raise IllegalAction(f"{action!r} is not an outcome of this spin")

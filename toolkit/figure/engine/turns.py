@@ -51,12 +51,15 @@ class TurnFlow(Battles):
         listed = self._moves
         if listed is None:
             listed = self._moves = self._compute_moves()
-        moves = listed.actions
-        unspent = phase == START and self.used[side] != game.all_used[side]  # a module may be played
-        modules = self._module_actions(listed.units) if unspent else ()
+        moves, _, units = listed  # (unpacked: a NamedTuple's fields by name are slower look-ups)
+        modules: tuple[Action, ...] = ()
+        if phase == START:
+            used = self.used[side]
+            if used != game.all_used[side]:  # a module may be played: its actions are kept per (spent, units)
+                modules = game.module_lists[side].get(used << 4 * SQUAD_UNITS | units) or self._module_actions(units)
         # an activated subroutine needs an own unit with a status or one waiting in the Hangar
         subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
-                       and listed.units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
+                       and units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
         if modules or subroutines:
             return [*modules, *subroutines, *moves] if moves else [*modules, *subroutines, PASS_ACTION]
         return moves if moves else [PASS_ACTION]  # no move is possible (only after a module or subroutine)
@@ -78,7 +81,7 @@ class TurnFlow(Battles):
         if thawing and any(status):  # most turns no unit has a status: skip the loop
             pos = self.pos
             for slot in game.side_units[player]:
-                if status[slot] in thawing and pos[slot] >= 0:
+                if status[slot] and status[slot] in thawing and pos[slot] >= 0:
                     self.counter[slot] += 1
         self.phase = START
         self.tfx = NO_TURN_FX
@@ -105,7 +108,9 @@ class TurnFlow(Battles):
                 self._finish(1 - player, LOCKOUT)  # modules are not counted
             return
         moves = self._moves = self._compute_moves()  # the state a game is played on: its player asks next
-        if not moves.actions:
+        if moves[0]:  # its actions
+            self._legal = self._turn_actions(START)
+        else:
             self._finish(1 - player, LOCKOUT)
 
     def _end_turn(self) -> None:
@@ -117,8 +122,9 @@ class TurnFlow(Battles):
         if not spinning or not any(status):  # most turns: no status to spin
             self._finish_turn()
             return
-        self.queue = tuple(slot for slot in self.units_of(self.player) if status[slot] in spinning
-                           and self.pos[slot] >= 0 and slot not in self.battled)
+        pos, battled = self.pos, self.battled
+        self.queue = tuple([slot for slot in self.units_of(self.player) if status[slot] and status[slot] in spinning
+                            and pos[slot] >= 0 and slot not in battled])  # a list first: no generator to resume
         self._next_queued()
 
     def _next_queued(self) -> None:
@@ -137,7 +143,7 @@ class TurnFlow(Battles):
         status = self.status
         thawing = self.game.thawing_codes
         for slot in self.units_of(player) if thawing and any(status) else ():  # most turns no unit has a status
-            if status[slot] not in thawing:
+            if not status[slot] or status[slot] not in thawing:
                 continue
             turns = effects.thaw_turns(self.status_rule(slot))
             if turns is not None and self.pos[slot] >= 0 and self.counter[slot] >= turns:
@@ -188,7 +194,7 @@ class TurnFlow(Battles):
         key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
                self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
         if any(self.segmod):
-            key += tuple(itertools.chain.from_iterable((len(m), *m) for m in self.segmod))
+            key += tuple(itertools.chain.from_iterable([(len(m), *m) for m in self.segmod]))  # a list: no generator
         packer = _PACKERS.get(len(key))
         if packer is None:
             packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")

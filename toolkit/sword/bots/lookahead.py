@@ -63,10 +63,25 @@ def insight_target(knows: Knowledge) -> InsightTarget:
     return InsightTarget.TECHNIQUE
 
 
+_CANDIDATES: dict[tuple[object, int, int, InsightTarget], tuple[object, object, tuple[Candidate, ...]]] = {}
+
+
 def candidates(state: DuelState, player: Player) -> list[Candidate]:
     """The player's legal choices with the four Insight targets folded into one (they resolve alike but
-    for what is learned): the target `insight_target` picks, weighted 4."""
+    for what is learned): the target `insight_target` picks, weighted 4. Listed once per range, hand and
+    target (the entry keeps its techniques, so a reused object id is never mistaken for them)."""
+    techniques = state.players[player.seat].techniques
     target = insight_target(state.players[player.seat].knows)
+    key = (state.range, id(techniques[0]), id(techniques[1]), target)
+    entry = _CANDIDATES.get(key)
+    if entry is None or entry[0] is not techniques[0] or entry[1] is not techniques[1]:
+        if len(_CANDIDATES) > 4096:
+            _CANDIDATES.clear()
+        entry = _CANDIDATES[key] = (techniques[0], techniques[1], tuple(_fold(state, player, target)))
+    return list(entry[2])
+
+
+def _fold(state: DuelState, player: Player, target: InsightTarget) -> list[Candidate]:
     found: dict[Choice, int] = {}
     for choice in legal_choices(state, player):
         if choice.action is Action.INSIGHT:
@@ -78,41 +93,32 @@ def candidates(state: DuelState, player: Player) -> list[Candidate]:
     return [Candidate(choice, weight) for choice, weight in found.items()]
 
 
-# What a side is doing in a cell, as resolution sees it: 0 neither attacks it nor is attacked, 1 it attacks,
-# 2 it is attacked, 3 both attack (no evade declared by either), 4 both attack and an evade is declared.
-_ROLES = ((False, False, False), (True, False, False), (False, True, False), (True, True, False), (True, True, True))
+# What a side is doing in a cell, as resolution sees it (its role): 0 neither attacks it nor is attacked, 1 it
+# attacks, 2 it is attacked, 3 both attack (no evade declared by either), 4 both attack and an evade is declared.
 
 
-def _side(player: PlayerState, choice: Choice, attacking: bool, attacked: bool, evading: bool) -> tuple[object, ...]:
-    """What of one side resolution can read: the action card only when someone attacks, the evade only
-    when attacked (a Defend or an Insight with no attack coming changes nothing; nor does an evade);
-    Strength only to attack, Defense only when attacked, Speed only when both attack and an evade is
-    declared (initiative orders two evades, or an evade and the other's attack; one target needs no order)."""
-    key: tuple[object, ...] = (player.techniques[choice.technique].id, player.momentum, player.balance, choice.move,
-                               choice.reset)
-    if attacking or attacked:
-        key += (choice.action,)
-    if attacking:
-        key += (player.attributes.strength,)
-    if attacked:
-        key += (player.attributes.defense, choice.evade, choice.evade_with, choice.special_evade)
-    if evading:
-        key += (player.attributes.speed,)
-    return key
-
-
-# Remembered transitions, keyed by (range, honor turn reached, side id of A, side id of B); a side id is
-# a small int standing for a `_side` key (interned), so a cell's key hashes four ints. Both tables start
-# again together (an id must never outlive its key), and only between matrices.
-_TRANSITIONS: dict[tuple[object, bool, int, int], Transition] = {}
+# Remembered transitions, keyed by one int packing (side id of A, side id of B, range, honor turn reached);
+# a side id is a small int standing for a `_side` key (interned; fewer than CACHE_LIMIT, so a packed key fits
+# numpy's int64). Both tables start again together (an id must never outlive its key), and only between
+# matrices.
+_TRANSITIONS: dict[int, Transition] = {}
 _SIDE_IDS: dict[tuple[object, ...], int] = {}
 
 
 def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, int]:
-    """The side id of a choice in each of the five `_ROLES`."""
+    """The side id of a choice in each of the five roles: what of one side resolution can read. The action
+    card only when someone attacks, the evade only when attacked (a Defend or an Insight with no attack coming
+    changes nothing; nor does an evade); Strength only to attack, Defense only when attacked, Speed only when
+    both attack and an evade is declared (initiative orders two evades, or an evade and the other's attack;
+    one target needs no order)."""
+    base = (player.techniques[choice.technique].id, player.momentum, player.balance, choice.move, choice.reset)
+    acting = (*base, choice.action)
+    attributes = player.attributes
+    defended = (attributes.defense, choice.evade, choice.evade_with, choice.special_evade)
+    attacks = (*acting, attributes.strength)
+    both = attacks + defended
     ids = []
-    for attacking, attacked, evading in _ROLES:
-        key = _side(player, choice, attacking, attacked, evading)
+    for key in (base, attacks, acting + defended, both, (*both, attributes.speed)):
         found = _SIDE_IDS.get(key)
         if found is None:
             found = _SIDE_IDS[key] = len(_SIDE_IDS)
@@ -120,14 +126,23 @@ def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, 
     return ids[0], ids[1], ids[2], ids[3], ids[4]
 
 
+_RANGE_BITS = {distance: index << 1 for index, distance in enumerate(Range)}
+
+
+def _context(state: DuelState) -> int:
+    """The low bits of a cell's key: the range and whether the honor turn is reached."""
+    return _RANGE_BITS[state.range] | (state.honor and state.turn >= constants.HONOR_TURN)
+
+
 def _make_room() -> None:
     if len(_TRANSITIONS) >= CACHE_LIMIT or len(_SIDE_IDS) >= CACHE_LIMIT:
         _TRANSITIONS.clear()
         _SIDE_IDS.clear()
+        _LAST_SIDES.clear()
 
 
 def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, int]:
-    """Each side's entry of `_ROLES` in the cell of these two choices from `distance`."""
+    """Each side's role in the cell of these two choices from `distance`."""
     in_range = can_attack(resolve_position(distance, choice_a.move, choice_b.move))  # type: ignore[arg-type]
     hit_b = in_range and choice_a.action is Action.ATTACK
     hit_a = in_range and choice_b.action is Action.ATTACK
@@ -143,8 +158,8 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
     the same exchange at another Health or turn (before or after the honor turn) is looked up."""
     _make_room()
     role_a, role_b = _roles(state.range, choice_a, choice_b)
-    key = (state.range, state.honor and state.turn >= constants.HONOR_TURN,
-           _side_ids(state.players[0], choice_a)[role_a], _side_ids(state.players[1], choice_b)[role_b])
+    key = ((_side_ids(state.players[0], choice_a)[role_a] << 32 | _side_ids(state.players[1], choice_b)[role_b]) << 3
+           | _context(state))
     found = _TRANSITIONS.get(key)
     if found is None:
         found = _TRANSITIONS[key] = resolve(state, choice_a, choice_b)
@@ -183,8 +198,26 @@ def payoff(state: DuelState, player: Player, rows: Sequence[Choice], cols: Seque
 
 
 _MOVES = tuple(Move)
+_RETREAT = _MOVES.index(Move.RETREAT)
 _AFTER = {distance: np.array([[can_attack(resolve_position(distance, a, b)) for b in _MOVES] for a in _MOVES])
           for distance in Range}  # in range after the two movements, by (A's, B's) move index
+
+
+Sides = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # moves, attacks, evades, side ids (n x 5)
+_LAST_SIDES: list[tuple[PlayerState, Sequence[Choice], Sides]] = []
+
+
+def _sides(player: PlayerState, choices: Sequence[Choice]) -> Sides:
+    """Each choice's move index, attack, evade and side ids; remembered for the last two (player, choices)
+    (a decision's own rows meet every imagined opponent with the same player and list)."""
+    for known, listed, found in _LAST_SIDES:
+        if known is player and listed is choices:
+            return found
+    found = (np.array([_MOVES.index(c.move) for c in choices]), np.array([c.action is Action.ATTACK for c in choices]),
+             np.array([c.evade for c in choices]),
+             np.array([_side_ids(player, c) for c in choices], dtype=np.int64).reshape(len(choices), 5))
+    _LAST_SIDES[:] = [*_LAST_SIDES[-1:], (player, choices, found)]
+    return found
 
 
 def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice]) -> np.ndarray:
@@ -192,14 +225,8 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
     each role are worked out once per choice; numpy finds each cell's pair of ids, and only the distinct
     pairs are looked up (and resolved by the engine when new)."""
     _make_room()
-    sides = []
-    for seat, choices in ((0, choices_a), (1, choices_b)):
-        player = state.players[seat]
-        sides.append((np.array([_MOVES.index(c.move) for c in choices]),
-                      np.array([c.action is Action.ATTACK for c in choices]),
-                      np.array([c.evade for c in choices]),
-                      np.array([_side_ids(player, c) for c in choices], dtype=np.int64).reshape(len(choices), 5)))
-    (move_a, attack_a, evade_a, ids_a), (move_b, attack_b, evade_b, ids_b) = sides
+    (move_a, attack_a, evade_a, ids_a), (move_b, attack_b, evade_b, ids_b) = (
+        _sides(state.players[0], choices_a), _sides(state.players[1], choices_b))
     in_range = _AFTER[state.range][move_a[:, None], move_b[None, :]]
     hit_b = in_range & attack_a[:, None]  # A's attack lands in range
     hit_a = in_range & attack_b[None, :]
@@ -209,14 +236,45 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
     role_b = np.where(both, 3 + evading, np.where(hit_a, 1, np.where(hit_b, 2, 0)))
     side_a = np.take_along_axis(ids_a, role_a, axis=1)  # rows: A's choices
     side_b = np.take_along_axis(ids_b, role_b.T, axis=1).T
-    pairs, first, where = np.unique((side_a * (1 << 32) + side_b).ravel(), return_index=True, return_inverse=True)
-    honor = state.honor and state.turn >= constants.HONOR_TURN
+    keys = (side_a << 32 | side_b) << 3 | _context(state)
+    if not (state.honor and state.turn >= constants.HONOR_TURN):
+        return _looked_up(state, choices_a, choices_b, keys)
+    # a Retreat from the honor turn on loses before anything else is resolved (both: a draw)
+    retreat_a, retreat_b = move_a == _RETREAT, move_b == _RETREAT
+    out = np.where(retreat_a[:, None], np.where(retreat_b[None, :], 0.0, -1.0),
+                   np.where(retreat_b[None, :], 1.0, np.nan))
+    rest = np.isnan(out)
+    out[rest] = _looked_up(state, choices_a, choices_b, np.where(rest, keys, -1))[rest]
+    return out
+
+
+def _looked_up(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice],
+               keys: np.ndarray) -> np.ndarray:
+    """Player A's value of each cell from its remembered transition (resolved when new), each distinct key
+    once; cells keyed -1 are skipped (valued 0)."""
+    keys, first, where = np.unique(keys.ravel(), return_index=True, return_inverse=True)
     n_b = len(choices_b)
-    values = np.empty(len(pairs))
-    for k, (pair, cell) in enumerate(zip(pairs.tolist(), first.tolist(), strict=True)):
-        key = (state.range, honor, pair >> 32, pair & 0xFFFFFFFF)
-        found = _TRANSITIONS.get(key)
+    table, values = _TRANSITIONS, []
+    health_a, health_b = state.players[0].health, state.players[1].health
+    last = state.turn >= constants.TURN_LIMIT
+    for key, cell in zip(keys.tolist(), first.tolist(), strict=True):
+        if key < 0:
+            values.append(0.0)
+            continue
+        found = table.get(key)
         if found is None:
-            found = _TRANSITIONS[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
-        values[k] = _value(state, found)
-    return values[where.reshape(side_a.shape)]
+            found = table[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
+        # `_value`, inlined: this loop runs for every distinct cell of every matrix
+        _, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
+        if ended is not None:
+            values.append(_result_value(ended.winner))
+            continue
+        ha, hb = max(0, health_a - hurt_a), max(0, health_b - hurt_b)
+        if ha == 0 or hb == 0:
+            values.append(0.0 if ha == hb else (1.0 if hb == 0 else -1.0))
+        elif last:
+            values.append(0.0)  # a draw by time
+        else:
+            score = HEALTH_WEIGHT * (ha - hb) + MOMENTUM_WEIGHT * (ma - mb) + BALANCE_WEIGHT * (ba - bb)
+            values.append(max(-LEAF_LIMIT, min(LEAF_LIMIT, score)))
+    return np.array(values)[where.reshape(len(choices_a), n_b)]

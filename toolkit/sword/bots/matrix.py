@@ -65,12 +65,23 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
         blocks.append(block)
     a_ub = np.vstack(blocks)
     b_ub = np.zeros(a_ub.shape[0])
-    found = _solve_lp(cost, a_ub, b_ub, rows, presolve=prefer is None)  # then only its value counts
-    if found is None:
-        raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
-    x, objective = found
-    value = -objective
-    if prefer is not None:
+    arrays = [np.asarray(matrix, dtype=float) for matrix in matrices]
+    saddle = None if prefer is None else saddle_point(arrays)
+    if saddle is not None:  # the value is known: only the preferred strategy is solved for
+        value, row = saddle
+        x = np.zeros(rows + types)
+        x[row] = 1.0  # the pure row attaining it, should the second LP fail
+    else:
+        found = _solve_lp(cost, a_ub, b_ub, rows, presolve=prefer is None)  # then only its value counts
+        if found is None:
+            raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
+        x, objective = found
+        value = -objective
+    pure = None if prefer is None else preferred_row(arrays, prefer, value - slack)
+    if pure is not None:  # the second LP's only solution: no need to run it
+        x = np.zeros(rows + types)
+        x[pure] = 1.0
+    elif prefer is not None:
         # keep the guarantee: -mean(v) <= -(value - slack); maximise the preferred value
         keep = np.concatenate([np.zeros(rows), -np.ones(types) / types])[None, :]
         again = _solve_lp(np.concatenate([-np.asarray(prefer, dtype=float), np.zeros(types)]),
@@ -80,6 +91,41 @@ def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float]
     x = np.clip(x[:rows], 0.0, None)
     x = x / x.sum()
     return Solution(tuple(float(p) for p in x), value)
+
+
+def saddle_point(arrays: Sequence[np.ndarray]) -> tuple[float, int] | None:
+    """The game's value and a pure row attaining it (a saddle point, in about half the decisions of self-play),
+    or None when none is found. A row best on average over the types' worst columns guarantees that much; if
+    every row does no better against one of those worst columns per type, no mixed strategy can either: so it
+    is the value, and the value LP need not run. Among a row's worst columns, each type's least good for any
+    row is tried (it certifies 21 of 28 pure saddles in 56 recorded decisions, against 8 for the first)."""
+    worst = np.mean([a.min(axis=1) for a in arrays], axis=0)  # per row: the mean over types of its worst column
+    for best in np.flatnonzero(worst == worst.max()).tolist():
+        columns = []
+        for a in arrays:
+            ties = np.flatnonzero(a[best] == a[best].min())
+            columns.append(int(ties[np.argmin(a[:, ties].max(axis=0))]))
+        replies = np.mean([a[:, j] for a, j in zip(arrays, columns, strict=True)], axis=0)  # every row against them
+        if replies.max() <= worst[best]:
+            return float(worst[best]), best
+    return None
+
+
+MARGIN = 1e-6  # well above HiGHS's tolerances (1e-7): a shortcut is taken only when the LP's answer is certain
+
+
+def preferred_row(arrays: Sequence[np.ndarray], prefer: Sequence[float], floor: float) -> int | None:
+    """The preference LP's answer when it is a single row (about half the decisions of self-play), or None.
+    A strategy's preferred value is an average of its rows', so when one row is preferred strictly to every
+    other and alone guarantees the floor, putting all weight on it is the LP's only optimum."""
+    values = np.asarray(prefer, dtype=float)
+    best = int(np.argmax(values))
+    if values.size > 1 and np.partition(values, -2)[-2] > values[best] - MARGIN:
+        return None  # another row is preferred as much: the LP chooses among them
+    guarantee = float(np.mean([a[best].min() for a in arrays]))
+    return best if guarantee >= floor + MARGIN else None
+
+
 def greedy_reply(matrix: Sequence[Sequence[float]], weights: Sequence[float]) -> int:
     """The column an opponent plays when it best-replies to rows chosen in proportion to `weights` (a greedy
     opponent facing a uniform player): the column worst for the row player on average; the first on ties."""

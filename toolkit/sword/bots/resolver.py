@@ -28,6 +28,12 @@ _RES = {"momentum": 0, "balance": 1}
 _MOVE_DELTAS = {move: (constants.MOVE_RESOURCES[move.value].get("momentum", 0),
                        constants.MOVE_RESOURCES[move.value].get("balance", 0)) for move in Move}
 _START = constants.START_HEALTH
+_HONOR_TURN = constants.HONOR_TURN
+_ADVANCE, _RETREAT = Move.ADVANCE, Move.RETREAT
+_ATTACK, _DEFEND, _INSIGHT = Action.ATTACK, Action.DEFEND, Action.INSIGHT
+_APART, _CLOSE = Range.APART, Range.CLOSE
+# The range after both movements, by range, A's move, B's move (`resolve_position`, looked up without a call)
+_POSITION = {distance: {a: {b: resolve_position(distance, a, b) for b in Move} for a in Move} for distance in Range}
 
 # A compiled condition: None (always holds) or (ranges, moved, entered_close, momentum_at_least,
 # balance_at_least, momentum_exactly, balance_exactly, balance_exceeds_opponent_momentum_by,
@@ -153,11 +159,11 @@ class _Turn:
         self.attrs = (state.players[0].attributes, state.players[1].attributes)
         self.dist = dist
         self.moves = (choices[0].move, choices[1].move)
-        self.entered = dist is Range.CLOSE and state.range is not Range.CLOSE
-        in_range = dist is not Range.APART
+        self.entered = dist is _CLOSE and state.range is not _CLOSE
+        in_range = dist is not _APART
         actions = (choices[0].action, choices[1].action)
-        self.attacking = (in_range and actions[0] is Action.ATTACK, in_range and actions[1] is Action.ATTACK)
-        self.defending = (in_range and actions[0] is Action.DEFEND, in_range and actions[1] is Action.DEFEND)
+        self.attacking = (in_range and actions[0] is _ATTACK, in_range and actions[1] is _ATTACK)
+        self.defending = (in_range and actions[0] is _DEFEND, in_range and actions[1] is _DEFEND)
         self.atk = [0, 0]  # Attack Totals as assigned so far (what a condition's view shows)
         self.defense = [0, 0]
         self.bypass = [False, False]
@@ -177,7 +183,8 @@ class _Turn:
         """`Turn.change`: a resource moved by delta within 0..cap; how much it moved."""
         i = 2 * seat + res
         before = self.r[i]
-        after = min(max(before + delta, 0), self.caps[seat][res])
+        after, most = before + delta, self.caps[seat][res]
+        after = 0 if after < 0 else most if after > most else after
         self.r[i] = after
         return after - before
 
@@ -192,11 +199,11 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
     if choice_b.reset:
         r[2] = r[3] = 0
     move_a, move_b = choice_a.move, choice_b.move
-    if state.honor and state.turn >= constants.HONOR_TURN and (move_a is Move.RETREAT or move_b is Move.RETREAT):
+    if (move_a is _RETREAT or move_b is _RETREAT) and state.honor and state.turn >= _HONOR_TURN:
         if move_a is move_b:
             result = Result(None, Reason.DOUBLE_DISHONOR)
         else:
-            result = Result(Player.B if move_a is Move.RETREAT else Player.A, Reason.DISHONOR)
+            result = Result(Player.B if move_a is _RETREAT else Player.A, Reason.DISHONOR)
         return (state.range, r[0], r[1], 0, r[2], r[3], 0, result)
     ta, tb = pa.techniques[choice_a.technique], pb.techniques[choice_b.technique]
     ca, cb = _COMPILED.get(id(ta)), _COMPILED.get(id(tb))
@@ -205,15 +212,18 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
     if cb is None or cb.technique is not tb:
         cb = compiled(tb)
     techs = (ca, cb)
-    turn = _Turn(state, (choice_a, choice_b), techs, r, resolve_position(state.range, move_a, move_b))
+    turn = _Turn(state, (choice_a, choice_b), techs, r, _POSITION[state.range][move_a][move_b])
     _movement(turn)
+    if not (turn.attacking[0] or turn.attacking[1]):
+        return (turn.dist, r[0], r[1], 0, r[2], r[3], 0, None)
     taken = [0, 0]
-    if turn.attacking[0] or turn.attacking[1]:
-        spends = _attacks(turn)
-        _defenses(turn, spends)
-        _evades(turn)
-        _damage(turn, taken)
-    return (turn.dist, r[0], r[1], min(taken[0], _START), r[2], r[3], min(taken[1], _START), None)
+    spends = _attacks(turn)
+    _defenses(turn, spends)
+    _evades(turn)
+    _damage(turn, taken)
+    hurt_a, hurt_b = taken
+    return (turn.dist, r[0], r[1], hurt_a if hurt_a < _START else _START, r[2], r[3],
+            hurt_b if hurt_b < _START else _START, None)
 
 
 def _movement(turn: _Turn) -> None:
@@ -224,13 +234,17 @@ def _movement(turn: _Turn) -> None:
         t, move = turn.techs[seat], turn.moves[seat]
         cm, cb = t.caps
         dm, db = _MOVE_DELTAS[move]
-        m, b = min(max(r[2 * seat], 0), cm), min(max(r[2 * seat + 1], 0), cb)
-        if move is Move.RETREAT and t.retreat_loss:
+        m, b = r[2 * seat], r[2 * seat + 1]
+        m = 0 if m < 0 else cm if m > cm else m
+        b = 0 if b < 0 else cb if b > cb else b
+        if move is _RETREAT and t.retreat_loss:
             r[2 * seat], r[2 * seat + 1] = m, b  # the loss's condition reads the clamped state
             losses = [amount for c, amount in t.retreat_loss if turn.holds(c, seat)]
             if losses:
                 dm = -losses[0]
-        r[2 * seat], r[2 * seat + 1] = min(max(m + dm, 0), cm), min(max(b + db, 0), cb)
+        m, b = m + dm, b + db
+        r[2 * seat] = 0 if m < 0 else cm if m > cm else m
+        r[2 * seat + 1] = 0 if b < 0 else cb if b > cb else b
     for seat in (0, 1):
         gains = turn.techs[seat].gains
         if gains:
@@ -266,9 +280,9 @@ def _attacks(turn: _Turn) -> list[list[int]]:
     for seat in (0, 1):
         if turn.attacking[seat]:
             total = turn.attrs[seat].strength
-            if turn.moves[seat] is Move.ADVANCE:
+            if turn.moves[seat] is _ADVANCE:
                 total += constants.ADVANCE_ATTACK_BONUS
-            if turn.dist is Range.CLOSE:
+            if turn.dist is _CLOSE:
                 total += constants.CLOSE_ATTACK_BONUS
             effects = turn.techs[seat].attack_bonus
             if effects:
@@ -290,11 +304,11 @@ def _defenses(turn: _Turn, spends: list[list[int]]) -> None:
     for seat in (0, 1):
         if turn.attacking[1 - seat]:
             t = turn.techs[seat]
-            if turn.choices[seat].action is Action.INSIGHT or (
+            if turn.choices[seat].action is _INSIGHT or (
                     t.cannot_defend and any(turn.holds(c, seat) for c in t.cannot_defend)):
                 continue  # defenseless
             total = turn.attrs[seat].defense
-            if turn.moves[seat] is Move.RETREAT:
+            if turn.moves[seat] is _RETREAT:
                 total += constants.RETREAT_DEFENSE_BONUS
             if turn.defending[seat] and t.defense_bonus:
                 bonus, more = _bonus_total(turn, seat, t.defense_bonus)
