@@ -192,9 +192,14 @@ def _result_value(winner: Player | None) -> float:
 def payoff(state: DuelState, player: Player, rows: Sequence[Choice], cols: Sequence[Choice]) -> list[list[float]]:
     """rows x cols values for `player` (rows are its choices, columns the opponent's): `cell_value` of
     every cell, worked out for the whole matrix at once (each distinct transition is looked up once)."""
+    return payoff_array(state, player, rows, cols).tolist()  # type: ignore[no-any-return]
+
+
+def payoff_array(state: DuelState, player: Player, rows: Sequence[Choice], cols: Sequence[Choice]) -> np.ndarray:
+    """`payoff` as a numpy array (the equilibrium player keeps it one: no conversions per decision)."""
     if player is Player.A:
-        return _values(state, rows, cols).tolist()  # type: ignore[no-any-return]
-    return (-_values(state, cols, rows).T).tolist()  # type: ignore[no-any-return]
+        return _values(state, rows, cols)
+    return -_values(state, cols, rows).T  # type: ignore[no-any-return]
 
 
 _MOVES = tuple(Move)
