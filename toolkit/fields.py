@@ -7,6 +7,10 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr
 from pydantic_core import PydanticCustomError
 
+# Each model's validator is built at its first pydantic validation, not at import: toolkit.plain_check accepts
+# well-formed data without one (issue 28: building them all was a third of a small `validate`).
+DEFER_BUILD = True
+
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Slug = Annotated[StrictStr, Field(pattern=SLUG_PATTERN, max_length=64)]
 Text = Annotated[StrictStr, Field(min_length=1, max_length=2000)]
@@ -32,7 +36,7 @@ class BackSettings(BaseModel):
     """`back:` in duelkit.yaml: the project's card back. A picture is fitted whole on the back colour (never
     cropped); otherwise the standard design is drawn in `color`. `text` replaces the game's name in the medallion."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
 
     image: RelativePath | None = None
     color: HexColor | None = None
@@ -43,7 +47,7 @@ class ProjectFile(BaseModel):
     """`duelkit.yaml` at the top of a designer's project: which game (or theme) it holds, its name, and its
     own files (a board, a card back; paths relative to the project) and words (theme overrides)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=DEFER_BUILD)
 
     theme: Slug
     name: ShortText | None = None

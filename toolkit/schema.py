@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from toolkit.fields import SLUG_PATTERN
+from toolkit.plain_check import plain_instance
 from toolkit.problems import Problem
 from toolkit.yamlsource import LocatedDict, LocatedList, Pos, SourceFile
 
@@ -52,7 +53,11 @@ def describe(value: Any) -> str:
 
 
 def validate_model(model: type[M], data: Any, source: SourceFile, where: tuple = ()) -> tuple[M | None, list[Problem]]:
-    """Validate `data` (located YAML) as `model`; `where` is the path of `data` inside its file."""
+    """Validate `data` (located YAML) as `model`; `where` is the path of `data` inside its file. Well-formed
+    data is accepted by its plain check; pydantic validates (and explains) the rest."""
+    value = plain_instance(model, data)
+    if value is not None:
+        return value, []
     try:
         return model.model_validate(data), []
     except ValidationError as exc:

@@ -12,6 +12,7 @@ import difflib
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
@@ -247,14 +248,17 @@ def _effect_words(db: Database, source: SourceFile, data: LocatedDict, label: st
     return found
 
 
-_DISK = TypeAdapter(tuple[Segment, ...])
+@cache
+def _disk_adapter() -> TypeAdapter[tuple[Segment, ...]]:
+    """Built for the first unit that failed its schema: building it is a start-up cost valid data never needs."""
+    return TypeAdapter(tuple[Segment, ...])
 
 
 def _check_rejected_disks(db: Database, rejected: list[Rejected]) -> None:
     """A unit with a bad name still gets its Data Disk checked: every problem at once."""
     for item in rejected:
         try:
-            disk = _DISK.validate_python(item.data.get("disk"))
+            disk = _disk_adapter().validate_python(item.data.get("disk"))
         except ValidationError:
             continue  # the schema problems are already reported
         label = f"unit '{item.data.get('id')}'" if isinstance(item.data.get("id"), str) else "unit"

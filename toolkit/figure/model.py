@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from toolkit.fields import RelativePath, ShortText, Slug, Text
+from toolkit.fields import DEFER_BUILD, RelativePath, ShortText, Slug, Text
 from toolkit.figure import constants
 
 
@@ -48,7 +48,7 @@ Copies = Annotated[StrictInt, Field(ge=1, le=20)]  # how many of a piece the kit
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=DEFER_BUILD)
 
 
 class PushOpponentEffect(_Frozen):

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from toolkit.figure.theme import Terms, Theme
 from toolkit.loading import Project
+from toolkit.plain_check import validated
 from toolkit.problems import Problem
 from toolkit.schema import locate
 
@@ -22,7 +23,7 @@ def project_theme(theme: Theme, project: Project | None) -> tuple[Theme, list[Pr
         return theme, []
     settings = project.settings
     problems: list[Problem] = []
-    terms = theme.terms.model_dump()
+    terms = dict(theme.terms)  # its words (all text: as model_dump gives them, without building a serializer)
     if settings.name:
         terms[NAME_TERM] = settings.name
     for key, word in sorted((settings.terms or {}).items()):
@@ -51,8 +52,7 @@ def project_theme(theme: Theme, project: Project | None) -> tuple[Theme, list[Pr
         seen[name.casefold()] = status_id
         statuses[status_id] = name
     try:
-        merged = Theme.model_validate({**theme.model_dump(), "terms": Terms(**terms).model_dump(),
-                                       "statuses": statuses})
+        merged = validated(Theme, {**dict(theme), "terms": dict(validated(Terms, terms)), "statuses": statuses})
     except ValidationError as exc:  # cannot happen with the checks above; kept so a future field is still checked
         problems.append(_at(project, (), "S004", f"the project's words break the theme: {exc.errors()[0]['msg']}", ""))
         return theme, problems

@@ -9,6 +9,7 @@ from functools import cache
 from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
 
 from toolkit.errors import DuelkitError
+from toolkit.fields import DEFER_BUILD
 from toolkit.figure.model import Color, Segment, UnitClass
 from toolkit.figure.rules.status import VARIANTS, StatusRule, status_rule
 from toolkit.paths import THEMES_DIR
@@ -17,7 +18,7 @@ from toolkit.yamlsource import load_yaml_file
 
 
 class Terms(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
     game: StrictStr
     unit: StrictStr
     units: StrictStr
@@ -47,7 +48,7 @@ class Terms(BaseModel):
 
 
 class Theme(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
     id: StrictStr
     name: StrictStr
     status_variant: StrictStr
@@ -82,7 +83,7 @@ class Theme(BaseModel):
 
     def vocabulary(self) -> set[str]:
         """Every word this theme prints for a status or a game term (lowercase), to tell whose a word is."""
-        return {word.lower() for word in (*self.statuses.values(), *self.terms.model_dump().values())}
+        return {word.lower() for word in (*self.statuses.values(), *dict(self.terms).values())}
 
 
 # Game terms whose word differs between themes and that effect text is likely to use.

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-from toolkit.fields import RelativePath, Slug, Text
+from toolkit.fields import DEFER_BUILD, RelativePath, Slug, Text
 
 Resource = Literal["momentum", "balance"]
 # What a per-unit bonus counts: one's own resources, or the opponent's.
@@ -21,7 +21,7 @@ Amount = Annotated[StrictInt, Field(ge=0, le=10)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
 
 
 class Condition(_Strict):
@@ -39,6 +39,11 @@ class Condition(_Strict):
     opponent_attack_at_least: Amount | None = None  # the opponent's Attack Total this turn
 
 
+# The empty condition (it always holds), every `when:` left out: made without validation, as pydantic's
+# Condition() would, so importing the model builds no validator (a valid project's `validate` needs none)
+ALWAYS = Condition.model_construct()
+
+
 class AttackBonus(_Strict):
     """+amount to the Attack Total, or +amount per point of a counted resource (capped by `max`)."""
 
@@ -47,7 +52,7 @@ class AttackBonus(_Strict):
     per: Counted | None = None
     max: Amount | None = None
     spend: StrictBool = False  # spend all of the counted own resource
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class DefenseBonus(_Strict):
@@ -56,7 +61,7 @@ class DefenseBonus(_Strict):
     per: Counted | None = None
     max: Amount | None = None
     spend: StrictBool = False
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class Gain(_Strict):
@@ -65,7 +70,7 @@ class Gain(_Strict):
     kind: Literal["gain"]
     resource: Resource
     amount: Amount
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class GainPrevented(_Strict):
@@ -74,7 +79,7 @@ class GainPrevented(_Strict):
     kind: Literal["gain_prevented"]
     resource: Resource
     max: Amount
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class StealOnHit(_Strict):
@@ -83,14 +88,14 @@ class StealOnHit(_Strict):
     kind: Literal["steal_on_hit"]
     resource: Resource
     amount: Amount
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class BypassDefense(_Strict):
     """This player's attack ignores the opponent's Defense Total."""
 
     kind: Literal["bypass_defense"]
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class BypassEvade(_Strict):
@@ -98,19 +103,19 @@ class BypassEvade(_Strict):
 
     kind: Literal["bypass_evade"]
     paid_with: Resource | None = None
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class CannotDefend(_Strict):
     kind: Literal["cannot_defend"]
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class HalveOpponentMomentumBonus(_Strict):
     """Bonuses the opponent draws from Momentum are halved, rounded down."""
 
     kind: Literal["halve_opponent_momentum_bonus"]
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class RetreatMomentumLoss(_Strict):
@@ -118,7 +123,7 @@ class RetreatMomentumLoss(_Strict):
 
     kind: Literal["retreat_momentum_loss"]
     amount: Amount
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class OptionalReset(_Strict):
@@ -134,7 +139,7 @@ class CounterOnDefend(_Strict):
     kind: Literal["counter_on_defend"]
     amount: Amount | None = None
     defense_divisor: Annotated[StrictInt, Field(ge=1, le=10)] | None = None
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class SpecialEvade(_Strict):
@@ -144,7 +149,7 @@ class SpecialEvade(_Strict):
     resource: Resource
     amount: Amount
     counter: Amount = 0
-    when: Condition = Condition()
+    when: Condition = ALWAYS
 
 
 class EvadeSurcharge(_Strict):
@@ -188,7 +193,7 @@ class EvadeCost(_Strict):
     resource: Literal["momentum", "balance", "either"] | None = None
     amount: Amount | Literal["opponent_momentum"] | None = None
     cannot: StrictBool = False  # no evade capability at all
-    when: Condition = Condition()  # where the evade may be used (e.g. only at Close Combat)
+    when: Condition = ALWAYS  # where the evade may be used (e.g. only at Close Combat)
     free_when: Condition | None = None
     gain: dict[Resource, Amount] = {}  # gained after a successful evade
     counter: Amount = 0  # damage dealt back after a successful evade

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from toolkit.fields import Slug
+from toolkit.fields import DEFER_BUILD, Slug
 from toolkit.players import PLAYERS, Player
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ Coordinate = Annotated[float, Field(allow_inf_nan=False, ge=-100_000, le=100_000
 
 
 class BoardNode(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
     x: Coordinate
     y: Coordinate
     role: Literal["point", "goal", "entry"] = "point"
@@ -39,7 +39,7 @@ class BoardNode(BaseModel):
 
 
 class Board(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=DEFER_BUILD)
     id: Slug
     name: StrictStr
     token_diameter_mm: Annotated[float, Field(gt=0, le=100)]

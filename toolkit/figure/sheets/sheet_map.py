@@ -34,11 +34,12 @@ def with_sheet_cells(project: Path, problems: list[Problem]) -> list[Problem]:
     root = project.resolve()
     current: dict[str, list[tuple[int, int, int, str]] | None] = {}
     relatives: dict[str, str | None] = {}  # a file has many problems: resolve its path once
-    folders: dict[str, str] = {}  # and the files share a few folders: resolve each once
+    folders: dict[str, tuple[str, str | None]] = {}  # and the files share a few folders: resolve each once
+    cwd = os.getcwd()
     annotated = []
     for problem in problems:
         if problem.file not in relatives:
-            relatives[problem.file] = _relative(problem.file, root, folders)
+            relatives[problem.file] = _relative(problem.file, root, folders, cwd)
         relative = relatives[problem.file]
         if relative is not None and relative not in current:
             current[relative] = _cells_if_unchanged(root / relative, units.get(relative))
@@ -65,17 +66,27 @@ def read_import_map(project: Path) -> dict[str, Any] | None:
     return document if isinstance(document, dict) else None
 
 
-def _relative(file: str, root: Path, folders: dict[str, str]) -> str | None:
-    """The file's path inside the project, resolved as Path.resolve does (its folder resolved once per
-    call, then the file itself only when it is a link)."""
+def _relative(file: str, root: Path, folders: dict[str, tuple[str, str | None]], cwd: str) -> str | None:
+    """The file's path inside the project, resolved as Path.resolve does (its folder resolved, and placed
+    in the project, once per call; the file itself only when it is a link)."""
     try:
-        folder, name = os.path.split(os.path.join(os.getcwd(), file))  # not normalised: realpath does
+        folder, name = os.path.split(os.path.join(cwd, file))  # not normalised: realpath does
         if folder not in folders:
-            folders[folder] = os.path.realpath(folder)
-        joined = os.path.join(folders[folder], name)
-        real = os.path.realpath(joined) if name in ("", ".", "..") or os.path.islink(joined) else joined
+            real_folder = os.path.realpath(folder)
+            folders[folder] = real_folder, _inside(real_folder, root)
+        real_folder, inside = folders[folder]
+        joined = os.path.join(real_folder, name)
+        if name in ("", ".", "..") or inside is None or os.path.islink(joined):
+            return _inside(os.path.realpath(joined), root)
+        return name if inside == "." else f"{inside}/{name}"
+    except OSError:
+        return None
+
+
+def _inside(real: str, root: Path) -> str | None:
+    try:
         return Path(real).relative_to(root).as_posix()
-    except (ValueError, OSError):
+    except ValueError:
         return None
 
 
@@ -91,12 +102,10 @@ def _cells_if_unchanged(path: Path, entry: object) -> list[tuple[int, int, int, 
         return None
     if file_sha256(path) != entry.get("sha256"):
         return None  # edited by hand since the import: its lines no longer match the sheet's
-    cells = []
-    for item in entry["cells"]:
-        if (isinstance(item, list) and len(item) == 4 and isinstance(item[0], int) and isinstance(item[1], int)
-                and isinstance(item[2], int) and isinstance(item[3], str)):
-            cells.append((item[0], item[1], item[2], item[3]))
-    return sorted(cells)
+    listed = [item for item in entry["cells"] if isinstance(item, list) and len(item) == 4]
+    return sorted([(line, column, row, header) for line, column, row, header in listed
+                   if isinstance(line, int) and isinstance(column, int) and isinstance(row, int)
+                   and isinstance(header, str)])
 
 
 def _cell_at(cells: list[tuple[int, int, int, str]], line: int, column: int) -> tuple[int, str] | None:
