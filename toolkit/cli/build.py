@@ -253,14 +253,16 @@ class _Progress:
         if sys.stderr.isatty():
             from rich.progress import Progress
 
-            self.bar = Progress(transient=True)
+            # drawn on each step, with no refresh thread: the pages are drawn by forked processes
+            # (`toolkit.render.parallel`), and a process with other threads is not forked
+            self.bar = Progress(transient=True, auto_refresh=False)
             self.bar.start()
             self.task = self.bar.add_task("building", total=self.total)
         return self.advance
 
     def advance(self, label: str) -> None:
         if self.bar is not None:
-            self.bar.update(self.task, advance=1, description=label)
+            self.bar.update(self.task, advance=1, description=label, refresh=True)
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
                  trace: TracebackType | None) -> None:

@@ -4,14 +4,17 @@ is drawn alone into its own PDF (`page_cache.draw_page`), so the pages can be sh
 Processes are forked (POSIX), after this process has drawn the first page: the workers inherit the fonts
 registered and the shared subsets already made (`shared_subsets`), and the pages themselves, so nothing is
 pickled on the way in and only the PDFs come back. This process draws its share meanwhile (`jobs`
-processes in all). A page's bytes depend on the page alone, so the files are
-the same whatever the number of processes. Where fork is unavailable, or for few pages, they are drawn here.
+processes in all). A process running other threads (a server) draws alone: a fork copies only the forking
+thread, and a lock another thread held would never be released in the copy. A page's bytes depend on the
+page alone, so the files are the same whatever the number of processes. Where fork is unavailable, or for
+few pages, they are drawn here.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Sequence
 
 from toolkit.render.scene import Page
@@ -51,8 +54,8 @@ def draw_pages(pages: Sequence[Page], jobs: int) -> list[bytes]:
     first = draw_page(pages[0])  # here first: the workers inherit its fonts' subsets
     rest = pages[1:]
     jobs = min(jobs, len(rest) // PAGES_PER_PROCESS)
-    if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [first, *map(draw_page, rest)]
+    if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return [first, *map(draw_page, rest)]  # forking beside other threads risks a lock held forever
     own = len(rest) // jobs  # this process draws its share too, rather than wait for the others
     step = -(-(len(rest) - own) // ((jobs - 1) * SHARES_PER_PROCESS))
     runs = [(start, min(start + step, len(rest))) for start in range(own, len(rest), step)]

@@ -19,10 +19,12 @@ import re
 from collections.abc import Mapping
 from typing import Protocol
 
+import numpy as np
+
 from toolkit.players import Player
 from toolkit.problems import UsageError
 from toolkit.sword.bots.draft_value import best_card
-from toolkit.sword.bots.lookahead import candidates, payoff
+from toolkit.sword.bots.lookahead import candidates, payoff, payoff_array
 from toolkit.sword.bots.matrix import greedy_reply, solve
 from toolkit.sword.bots.observation import Observation
 from toolkit.sword.engine.draft import DraftState
@@ -100,15 +102,14 @@ class EquilibriumBot(RandomBot):
         mine_weighted = candidates(worlds[0], seen.player)
         mine = [c.choice for c in mine_weighted]
         weights = [c.weight for c in mine_weighted]
-        matrices, prefer = [], [0.0] * len(mine)
+        matrices, prefer = [], np.zeros(len(mine))
         for world in worlds:
             theirs = candidates(world, seen.player.other())
-            matrix = payoff(world, seen.player, mine, [c.choice for c in theirs])
+            matrix = payoff_array(world, seen.player, mine, [c.choice for c in theirs])
             matrices.append(matrix)
             # the column a greedy opponent plays: its best reply to this player choosing uniformly
             column = greedy_reply(matrix, weights)
-            for i, row in enumerate(matrix):
-                prefer[i] += row[column] / len(worlds)
+            prefer += matrix[:, column] / len(worlds)
         return mine, solve(matrices, prefer=prefer, slack=SAFETY).strategy
 
     def draft(self, draft: DraftState, techniques: Mapping[str, Technique], rng: random.Random) -> str:

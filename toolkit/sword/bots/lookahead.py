@@ -10,6 +10,7 @@ simulation's repeated setups cost a dictionary look-up.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -103,6 +104,10 @@ def _fold(state: DuelState, player: Player, target: InsightTarget) -> list[Candi
 # matrices.
 _TRANSITIONS: dict[int, Transition] = {}
 _SIDE_IDS: dict[tuple[object, ...], int] = {}
+# Held while a matrix or a cell reads or fills the tables: the web studio runs computer players of several
+# tables in threads, and a side id handed out twice, or tables cleared under another matrix's ids, would
+# value cells with another exchange's transition.
+_TABLES = threading.Lock()
 
 
 def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, int]:
@@ -156,13 +161,14 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
     """What the turn does apart from Health: the range, each side's Momentum, Balance and damage taken (at
     most the starting Health), and a result reached before combat (dishonor). Remembered by what it reads:
     the same exchange at another Health or turn (before or after the honor turn) is looked up."""
-    _make_room()
     role_a, role_b = _roles(state.range, choice_a, choice_b)
-    key = ((_side_ids(state.players[0], choice_a)[role_a] << 32 | _side_ids(state.players[1], choice_b)[role_b]) << 3
-           | _context(state))
-    found = _TRANSITIONS.get(key)
-    if found is None:
-        found = _TRANSITIONS[key] = resolve(state, choice_a, choice_b)
+    with _TABLES:
+        _make_room()
+        key = ((_side_ids(state.players[0], choice_a)[role_a] << 32
+                | _side_ids(state.players[1], choice_b)[role_b]) << 3 | _context(state))
+        found = _TRANSITIONS.get(key)
+        if found is None:
+            found = _TRANSITIONS[key] = resolve(state, choice_a, choice_b)
     return found
 
 
@@ -192,9 +198,15 @@ def _result_value(winner: Player | None) -> float:
 def payoff(state: DuelState, player: Player, rows: Sequence[Choice], cols: Sequence[Choice]) -> list[list[float]]:
     """rows x cols values for `player` (rows are its choices, columns the opponent's): `cell_value` of
     every cell, worked out for the whole matrix at once (each distinct transition is looked up once)."""
-    if player is Player.A:
-        return _values(state, rows, cols).tolist()  # type: ignore[no-any-return]
-    return (-_values(state, cols, rows).T).tolist()  # type: ignore[no-any-return]
+    return payoff_array(state, player, rows, cols).tolist()  # type: ignore[no-any-return]
+
+
+def payoff_array(state: DuelState, player: Player, rows: Sequence[Choice], cols: Sequence[Choice]) -> np.ndarray:
+    """`payoff` as a numpy array (the equilibrium player keeps it one: no conversions per decision)."""
+    with _TABLES:
+        if player is Player.A:
+            return _values(state, rows, cols)
+        return -_values(state, cols, rows).T  # type: ignore[no-any-return]
 
 
 _MOVES = tuple(Move)

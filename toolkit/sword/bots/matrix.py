@@ -9,6 +9,10 @@ The first LP of a `prefer` solve is only asked for the game's value, which is un
 HiGHS's presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64
 decisions of self-play). Only linprog's public interface is used: scipy's private HiGHS binding saved a
 fifth of two small LPs, about 2% of a decision, and a scipy release may change it.
+
+An LP is skipped only when its answer is certain (each call costs about 3 ms of linprog's set-up): the value
+LP at a certified saddle point (`saddle_point`), the preference LP when one row is its only optimum
+(`preferred_row`): in 56 recorded decisions of self-play, 21 and 25.
 """
 
 from __future__ import annotations
@@ -44,7 +48,10 @@ def _solve_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int,
     return (found.x, float(found.fun)) if found.status == 0 else None
 
 
-def solve(matrices: Sequence[Sequence[Sequence[float]]], prefer: Sequence[float] | None = None,
+Matrix = Sequence[Sequence[float]] | np.ndarray  # rows x columns
+
+
+def solve(matrices: Sequence[Matrix], prefer: Sequence[float] | np.ndarray | None = None,
           slack: float = 1e-6) -> Solution:
     """The row player's maximin mixed strategy against every type's best columns. Many strategies often
     guarantee the same value (every choice can be punished by some column); with `prefer` (a value per row)
@@ -114,7 +121,7 @@ def saddle_point(arrays: Sequence[np.ndarray]) -> tuple[float, int] | None:
 MARGIN = 1e-6  # well above HiGHS's tolerances (1e-7): a shortcut is taken only when the LP's answer is certain
 
 
-def preferred_row(arrays: Sequence[np.ndarray], prefer: Sequence[float], floor: float) -> int | None:
+def preferred_row(arrays: Sequence[np.ndarray], prefer: Sequence[float] | np.ndarray, floor: float) -> int | None:
     """The preference LP's answer when it is a single row (about half the decisions of self-play), or None.
     A strategy's preferred value is an average of its rows', so when one row is preferred strictly to every
     other and alone guarantees the floor, putting all weight on it is the LP's only optimum."""
@@ -126,7 +133,7 @@ def preferred_row(arrays: Sequence[np.ndarray], prefer: Sequence[float], floor: 
     return best if guarantee >= floor + MARGIN else None
 
 
-def greedy_reply(matrix: Sequence[Sequence[float]], weights: Sequence[float]) -> int:
+def greedy_reply(matrix: Matrix, weights: Sequence[float]) -> int:
     """The column an opponent plays when it best-replies to rows chosen in proportion to `weights` (a greedy
     opponent facing a uniform player): the column worst for the row player on average; the first on ties."""
     averages = np.asarray(weights, dtype=float) @ np.asarray(matrix, dtype=float)

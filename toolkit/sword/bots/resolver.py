@@ -254,7 +254,7 @@ def _movement(turn: _Turn) -> None:
 
 def _bonus_total(turn: _Turn, seat: int, effects: tuple[tuple[Any, ...], ...]) -> tuple[int, list[int]]:
     """`combat._technique_bonus`: an attack or defense bonus of the played technique, and what it spends."""
-    holding = [e for e in effects if turn.holds(e[0], seat)]
+    holding = [e for e in effects if e[0] is None or turn.holds(e[0], seat)]
     if not holding:
         return 0, []
     halved = any(turn.holds(c, 1 - seat) for c in turn.techs[1 - seat].halve)
@@ -363,13 +363,16 @@ def _plan_evade(turn: _Turn, seat: int) -> tuple[int | None, int, tuple[tuple[in
 def _evades(turn: _Turn) -> None:
     """`combat._resolve_evades`: declared evades in initiative order; on a full tie both are decided before
     either pays."""
-    targets = [seat for seat in (0, 1) if turn.attacking[1 - seat]]
-    if not any(turn.choices[seat].evade for seat in targets):
+    attacked_a, attacked_b = turn.attacking[1], turn.attacking[0]
+    evade_a = attacked_a and turn.choices[0].evade
+    evade_b = attacked_b and turn.choices[1].evade
+    if not (evade_a or evade_b):
         return
     groups: list[list[int]]
-    if len(targets) == 1:
-        groups = [targets]
+    if not (attacked_a and attacked_b):
+        groups = [[0] if attacked_a else [1]]
     else:  # both attacked: the higher (Initiative, Speed) first; a full tie decides both at once
+        targets = [0, 1]
         r, attrs = turn.r, turn.attrs
         key_a = (attrs[0].speed + r[1], attrs[0].speed)
         key_b = (attrs[1].speed + r[3], attrs[1].speed)
