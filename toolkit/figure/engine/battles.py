@@ -134,11 +134,11 @@ class Battles(Modules):
         self.decider = self.player
         self._start_spin(SPIN_BATTLE, slot)
 
-    def _apply_spin(self, outcome: int, table: SpinTable) -> None:
+    def _apply_spin(self, outcome: int) -> None:
+        """The spin lands on segment `outcome` (a battle spin only notes it: the battle reads it when resolved)."""
         reason, slot = self.spin  # type: ignore[misc]
-        segment = table.segments[outcome]
-        self.spin = None
         if reason == SPIN_BATTLE:
+            self.spin = None
             att, dfn, aseg, dseg, step = self.battle  # type: ignore[misc]
             if slot == att:
                 aseg = outcome
@@ -146,7 +146,11 @@ class Battles(Modules):
                 dseg = outcome
             self.battle = (att, dfn, aseg, dseg, step)
             self._battle_continue()
-        elif reason == SPIN_CONFUSION:
+            return
+        table = self._spin_table()
+        segment = table.segments[outcome]
+        self.spin = None
+        if reason == SPIN_CONFUSION:
             if not effects.self_hit(segment):
                 self._battle_continue()
             elif self.game.rules.both_confused == "independent":

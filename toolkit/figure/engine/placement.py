@@ -237,7 +237,7 @@ class Placement(StateCore):
         enemies: list[int] = []
         if near:
             own = masks[side]
-            enemies = sorted(self.occ[node] for node in bits(near) if not nbr[node] & ~own)
+            enemies = sorted([self.occ[node] for node in bits(near) if not nbr[node] & ~own])  # a list: no generator
         if self.game.rules.surround_order == "enemies_first":
             for enemy in enemies:
                 self._deactivate(enemy)
@@ -307,7 +307,7 @@ class Placement(StateCore):
         if not closed:
             return []
         occ = self.occ
-        return sorted(occ[node] for node in bits(closed))
+        return sorted([occ[node] for node in bits(closed)])
 
     def _deactivate(self, slot: int) -> None:
         """To the Repair Bay (first in, first out; a push-out returns to the Hangar with Wait), or out of the duel."""

@@ -252,11 +252,13 @@ class GameState(TurnFlow):
         if self.phase >= SPIN:  # a chance node, or the end (SPIN and OVER are the last phases)
             if self.phase == OVER:
                 raise IllegalAction("the game is over")
-            table = self._spin_table()
-            if type(action) is not int or not 0 <= action < len(table.segments):
+            _, slot = self.spin  # type: ignore[misc]
+            # every variant of a disk keeps its segments (bonuses change numbers, not places): count them on
+            # the form's own disk, so a battle spin, which reads no segment here, builds no variant
+            if type(action) is not int or not 0 <= action < len(self.game.plain_tables[slot][self.form[slot]].segments):
                 raise IllegalAction(f"{action!r} is not an outcome of this spin")
             self._legal = self._moves = self._key = None
-            self._apply_spin(action, table)
+            self._apply_spin(action)
             return
         legal = self._legal
         if legal is None:
