@@ -9,7 +9,7 @@ The first LP of a `prefer` solve is only asked for the game's value, which is un
 HiGHS's presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64
 decisions of self-play). The LPs go to HiGHS through highspy, the HiGHS project's own Python binding,
 built column-wise as HiGHS takes them, with the options linprog's "highs" method sets (dual simplex) and
-one solver thread: 3.8-4.2 ms a LP against 5.4-6.8 through linprog (66 LPs of self-play, alternating
+one solver thread: 3.4-4.0 ms a LP against 6.6-6.9 through linprog (66 LPs of self-play, alternating
 runs, load 4-5; linprog checks and converts its inputs, and HiGHS's worker threads wake on a loaded
 machine). highspy is pinned to the HiGHS inside scipy 1.17 (1.12.0), so among equally good strategies it
 returns the vertex linprog returned: the same bits on 254 LPs of self-play and 60 recorded duels;
@@ -31,8 +31,9 @@ from scipy.optimize import linprog
 from toolkit.problems import DuelkitError
 
 try:  # HiGHS's own binding: the same solver without linprog's checks and conversions (see _solve_lp)
-    from highspy import HighsLp, HighsModelStatus, MatrixFormat, kHighsInf
+    from highspy import HighsModelStatus, MatrixFormat, ObjSense, kHighsInf
     from highspy import _Highs as _HighsCore  # the solver class itself: highspy.Highs adds callbacks and a banner
+    COLUMN_WISE, MINIMISE = int(MatrixFormat.kColwise), int(ObjSense.kMinimize)
 except ImportError:  # highspy is a dependency; linprog gives the same answers
     _HighsCore = None
 
@@ -54,25 +55,25 @@ def _solve_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int,
     if _HighsCore is None:
         return _solve_linprog(cost, a_ub, b_ub, rows, presolve)
     n, m = cost.size, a_ub.shape[0]
-    lp = HighsLp()
-    lp.num_col_, lp.num_row_ = n, m + 1
-    lp.col_cost_ = cost
-    lp.col_lower_ = np.concatenate([np.zeros(rows), np.full(n - rows, -kHighsInf)])
-    lp.col_upper_ = np.concatenate([np.ones(rows), np.full(n - rows, kHighsInf)])
-    lp.row_lower_ = np.concatenate([np.full(m, -kHighsInf), [1.0]])  # the a_ub rows, then the sum of x
-    lp.row_upper_ = np.concatenate([b_ub, [1.0]])
-    columns = np.hstack([a_ub.T, np.concatenate([np.ones(rows), np.zeros(n - rows)])[:, None]])
+    columns = np.empty((n, m + 1))  # A's columns: the a_ub rows, then the sum of x
+    columns[:, :m] = a_ub.T
+    columns[:rows, m] = 1.0
+    columns[rows:, m] = 0.0
     nonzero = columns != 0.0  # column-wise nonzeros, as linprog hands them over (scipy's csc_array)
-    lp.a_matrix_.format_ = MatrixFormat.kColwise
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m + 1
-    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nonzero.sum(axis=1))]).astype(np.int32)
-    lp.a_matrix_.index_ = np.nonzero(nonzero)[1].astype(np.int32)
-    lp.a_matrix_.value_ = columns[nonzero]
+    start = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(nonzero.sum(axis=1), out=start[1:])
+    lower, upper = np.full(n, -kHighsInf), np.full(n, kHighsInf)
+    lower[:rows], upper[:rows] = 0.0, 1.0
+    row_lower = np.full(m + 1, -kHighsInf)
+    row_lower[m] = 1.0
     highs = _HighsCore()  # one per LP: the web studio's tables solve in threads
     for option, value in (("output_flag", False), ("threads", 1), ("presolve", "on" if presolve else "off"),
                           ("simplex_strategy", 1)):  # dual simplex, as linprog's "highs" asks
         highs.setOptionValue(option, value)
-    highs.passModel(lp)
+    # arrays straight to HiGHS's passModel (a HighsLp's fields are filled element by element: 0.5 ms a LP)
+    highs.passModel(n, m + 1, int(start[-1]), COLUMN_WISE, MINIMISE, 0.0, cost, lower, upper, row_lower,
+                    np.append(b_ub, 1.0), start, np.nonzero(nonzero)[1].astype(np.int32), columns[nonzero],
+                    np.zeros(n, dtype=np.int32))  # every variable continuous
     highs.run()
     if highs.getModelStatus() != HighsModelStatus.kOptimal:
         return None
