@@ -5,12 +5,11 @@ leads to the solutions a presolved one gives."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from tests.sword.samples import TECHNIQUES
 from toolkit.players import Player
 from toolkit.sword.bots import matrix
 from toolkit.sword.bots.lookahead import Candidate, candidates, evaluate, payoff
@@ -24,11 +23,7 @@ from toolkit.sword.engine.duel import (
     new_duel,
     resolve_turn,
 )
-from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Range
-
-TECHNIQUES = [Technique.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-              for path in sorted((Path(__file__).resolve().parents[2] / "techniques").glob("*.yaml"))]
 
 
 def _random_state(rng: random.Random) -> DuelState:
@@ -136,43 +131,3 @@ def test_a_single_preferred_row_is_what_the_preference_lp_returns(monkeypatch: p
         assert quick.strategy == pytest.approx(full.strategy, abs=1e-9)
         assert quick.value == pytest.approx(full.value, abs=1e-9)
     assert 15 < taken < 65  # both ways are checked
-
-
-def test_highs_called_directly_returns_linprog_s_solutions_to_the_bit() -> None:
-    """The LPs go to HiGHS through highspy (pinned to the HiGHS inside scipy's linprog) so that the player's
-    choice among equally good strategies, and so its play, is linprog's: the same bits on random games full
-    of ties (values in thirds), value LPs without presolve and preference LPs with it."""
-    assert matrix._HighsCore is not None  # highspy is a dependency: the fast path is the one played
-    rng = np.random.default_rng(16)
-    compared = 0
-    for _ in range(40):
-        rows, cols, types = rng.integers(2, 9), rng.integers(2, 9), rng.integers(1, 4)
-        n = rows + types
-        cost = np.concatenate([np.zeros(rows), -np.ones(types) / types])
-        blocks = []
-        for t in range(types):
-            block = np.zeros((cols, n))
-            block[:, :rows] = -(rng.integers(-3, 4, size=(rows, cols)) / 3).T
-            block[:, rows + t] = 1.0
-            blocks.append(block)
-        a_ub = np.vstack(blocks)
-        b_ub = np.zeros(a_ub.shape[0])
-        for presolve in (False, True):
-            direct = matrix._solve_lp(cost, a_ub, b_ub, rows, presolve)
-            through_linprog = matrix._solve_linprog(cost, a_ub, b_ub, rows, presolve)
-            assert direct is not None
-            assert through_linprog is not None
-            assert direct[0].tolist() == through_linprog[0].tolist()
-            assert direct[1] == through_linprog[1]
-            compared += 1
-        prefer = np.concatenate([-rng.integers(0, 3, size=rows) / 2, np.zeros(types)])
-        keep = np.concatenate([np.zeros(rows), -np.ones(types) / types])[None, :]
-        floor = -direct[1] - 0.05
-        direct = matrix._solve_lp(prefer, np.vstack([a_ub, keep]), np.concatenate([b_ub, [-floor]]), rows)
-        through_linprog = matrix._solve_linprog(prefer, np.vstack([a_ub, keep]), np.concatenate([b_ub, [-floor]]),
-                                                rows, True)
-        assert direct is not None
-        assert through_linprog is not None
-        assert direct[0].tolist() == through_linprog[0].tolist()
-        compared += 1
-    assert compared == 120

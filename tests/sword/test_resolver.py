@@ -4,10 +4,8 @@ Momentum, Balance and damage, and a dishonor, over every sample technique, rando
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
-import yaml
-
+from tests.sword.samples import TECHNIQUES
 from toolkit.players import Player
 from toolkit.sword import constants
 from toolkit.sword.bots import resolver
@@ -23,9 +21,6 @@ from toolkit.sword.engine.duel import (
 )
 from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Range
-
-TECHNIQUES = [Technique.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
-              for path in sorted((Path(__file__).resolve().parents[2] / "techniques").glob("*.yaml"))]
 
 
 def _random_state(rng: random.Random, hands: tuple[list[Technique], list[Technique]]) -> DuelState:

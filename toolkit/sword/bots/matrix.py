@@ -7,15 +7,10 @@ separately). With one type it is the classic maximin strategy of a matrix game.
 
 The first LP of a `prefer` solve is only asked for the game's value, which is unique, so it runs without
 HiGHS's presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64
-decisions of self-play). The LPs go to HiGHS through highspy, the HiGHS project's own Python binding,
-built column-wise as HiGHS takes them, with the options linprog's "highs" method sets (dual simplex) and
-one solver thread: 3.4-4.0 ms a LP against 6.6-6.9 through linprog (66 LPs of self-play, alternating
-runs, load 4-5; linprog checks and converts its inputs, and HiGHS's worker threads wake on a loaded
-machine). highspy is pinned to the HiGHS inside scipy 1.17 (1.12.0), so among equally good strategies it
-returns the vertex linprog returned: the same bits on 254 LPs of self-play and 60 recorded duels;
-`_solve_linprog` is the fallback when highspy is missing.
+decisions of self-play). Only linprog's public interface is used: scipy's private HiGHS binding saved a
+fifth of two small LPs, about 2% of a decision, and a scipy release may change it.
 
-An LP is skipped only when its answer is certain (each call costs a few ms, mostly fixed): the value
+An LP is skipped only when its answer is certain (each call costs about 3 ms of linprog's set-up): the value
 LP at a certified saddle point (`saddle_point`), the preference LP when one row is its only optimum
 (`preferred_row`): in 56 recorded decisions of self-play, 21 and 25.
 """
@@ -29,13 +24,6 @@ import numpy as np
 from scipy.optimize import linprog
 
 from toolkit.problems import DuelkitError
-
-try:  # HiGHS's own binding: the same solver without linprog's checks and conversions (see _solve_lp)
-    from highspy import HighsModelStatus, MatrixFormat, ObjSense, kHighsInf
-    from highspy import _Highs as _HighsCore  # the solver class itself: highspy.Highs adds callbacks and a banner
-    COLUMN_WISE, MINIMISE = int(MatrixFormat.kColwise), int(ObjSense.kMinimize)
-except ImportError:  # highspy is a dependency; linprog gives the same answers
-    _HighsCore = None
 
 
 class SolverError(DuelkitError):
@@ -52,38 +40,6 @@ def _solve_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int,
               presolve: bool = True) -> tuple[np.ndarray, float] | None:
     """min cost.x subject to a_ub.x <= b_ub, the first `rows` variables in [0, 1] summing to 1, the others
     free; (x, objective) or None when HiGHS reports no optimum. No `presolve` is for a value alone."""
-    if _HighsCore is None:
-        return _solve_linprog(cost, a_ub, b_ub, rows, presolve)
-    n, m = cost.size, a_ub.shape[0]
-    columns = np.empty((n, m + 1))  # A's columns: the a_ub rows, then the sum of x
-    columns[:, :m] = a_ub.T
-    columns[:rows, m] = 1.0
-    columns[rows:, m] = 0.0
-    nonzero = columns != 0.0  # column-wise nonzeros, as linprog hands them over (scipy's csc_array)
-    start = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(nonzero.sum(axis=1), out=start[1:])
-    lower, upper = np.full(n, -kHighsInf), np.full(n, kHighsInf)
-    lower[:rows], upper[:rows] = 0.0, 1.0
-    row_lower = np.full(m + 1, -kHighsInf)
-    row_lower[m] = 1.0
-    highs = _HighsCore()  # one per LP: the web studio's tables solve in threads
-    for option, value in (("output_flag", False), ("threads", 1), ("presolve", "on" if presolve else "off"),
-                          ("simplex_strategy", 1)):  # dual simplex, as linprog's "highs" asks
-        highs.setOptionValue(option, value)
-    # arrays straight to HiGHS's passModel (a HighsLp's fields are filled element by element: 0.5 ms a LP)
-    highs.passModel(n, m + 1, int(start[-1]), COLUMN_WISE, MINIMISE, 0.0, cost, lower, upper, row_lower,
-                    np.append(b_ub, 1.0), start, np.nonzero(nonzero)[1].astype(np.int32), columns[nonzero],
-                    np.zeros(n, dtype=np.int32))  # every variable continuous
-    highs.run()
-    if highs.getModelStatus() != HighsModelStatus.kOptimal:
-        return None
-    x = np.array(highs.getSolution().col_value)
-    return x, float(highs.getInfo().objective_function_value)
-
-
-def _solve_linprog(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int,
-                   presolve: bool) -> tuple[np.ndarray, float] | None:
-    """The same LP through scipy's linprog (same HiGHS algorithm and options; 1.5-2x the time)."""
     n = cost.size
     a_eq = np.concatenate([np.ones(rows), np.zeros(n - rows)])[None, :]
     found = linprog(cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=[1.0],
