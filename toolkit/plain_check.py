@@ -28,7 +28,7 @@ import annotated_types as at
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic.functional_validators import AfterValidator
-from pydantic.types import Strict
+from pydantic.types import AllowInfNan, Strict
 
 from toolkit.errors import DuelkitError
 
@@ -208,7 +208,10 @@ def _constraint(item: Any, constraints: dict[str, Any], after: list[Callable[[An
     if isinstance(item, (at.Ge, at.Gt, at.Le, at.Lt, at.MinLen, at.MaxLen)):
         constraints.update((field.name, getattr(item, field.name)) for field in dataclasses.fields(item))
         return
-    if type(item).__name__ == "_PydanticGeneralMetadata":
+    if isinstance(item, AllowInfNan):  # pydantic 2.14 writes `allow_inf_nan=False` as this public class
+        constraints["allow_inf_nan"] = item.allow_inf_nan
+        return
+    if type(item).__name__ == "_PydanticGeneralMetadata":  # pydantic's own bundle of pattern, allow_inf_nan
         for key, value in vars(item).items():
             if key not in ("pattern", "allow_inf_nan"):
                 raise NotPlain()
