@@ -128,7 +128,7 @@ def _generated(model: type[BaseModel], fields: list[tuple[str, str, Check, bool,
     check per field costs twice pydantic's own validation, and `validate` runs this for every definition."""
     scope: dict[str, Any] = {
         "NP": NotPlain, "NotPlain": NotPlain, "MISSING": _MISSING, "SURROGATE": _SURROGATE.search,
-        "new": object.__new__, "setattr_": object.__setattr__, "model": model, "AFTER": after,
+        "construct": model.model_construct, "model": model, "AFTER": after,
         "deepcopy": copy.deepcopy, "NAMES": {key: name for name, key, *_ in fields}, **_SCOPE}
     body = ["def check_model(data):", "    if not isinstance(data, dict):", "        raise NP", "    get = data.get",
             "    missing = 0", "    try:"]
@@ -158,13 +158,10 @@ def _generated(model: type[BaseModel], fields: list[tuple[str, str, Check, bool,
              "        raise NP from None",
              f"    if len(data) + missing != {len(fields)}:",
              "        raise NP  # an unknown key, or a field written by its name beside its alias",
-             "    instance = new(model)",
-             "    setattr_(instance, '__dict__', {" + ", ".join(
-                 f"{name!r}: v{index}" for index, (name, *_) in enumerate(fields)) + "})",
-             "    setattr_(instance, '__pydantic_fields_set__', " + (
-                 "set(data))" if all(name == key for name, key, *_ in fields) else "{NAMES[key] for key in data})"),
-             "    setattr_(instance, '__pydantic_extra__', None)",
-             "    setattr_(instance, '__pydantic_private__', None)",
+             # pydantic's public way to make an instance of values already checked, without validation
+             "    instance = construct(" + ("set(data)" if all(name == key for name, key, *_ in fields)
+                                           else "{NAMES[key] for key in data}") + ", " + ", ".join(
+                 f"{name}=v{index}" for index, (name, *_) in enumerate(fields)) + ")",
              "    for validator in AFTER:",
              "        try:",
              "            instance = validator(instance)",
