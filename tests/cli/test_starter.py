@@ -72,3 +72,15 @@ def test_simulate_without_squads_names_the_projects_squads(capsys, monkeypatch, 
     code, _, err = run(capsys, "play")
     assert code == 2
     assert "squads: starter (e.g. duelkit play starter starter)" in err
+
+
+def test_odds_without_units_names_the_projects_units(capsys, monkeypatch, tmp_path: Path) -> None:
+    target = tmp_path / "mygame"
+    assert run(capsys, "new", str(target))[0] == 0
+    monkeypatch.chdir(target)
+    code, _, err = run(capsys, "odds")
+    assert code == 2
+    assert "odds takes UNIT_A and UNIT_B" in err and "units: " in err and "spark" in err
+    code, _, err = run(capsys, "odds", "spark")
+    assert code == 2
+    assert "whom does it attack?" in err and "(e.g. duelkit odds spark " in err

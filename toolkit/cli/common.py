@@ -16,7 +16,7 @@ from toolkit.problems import sorted_problems
 from toolkit.project import find_project
 from toolkit.registry import discover, game_ids, games
 from toolkit.report import format_text, summary
-from toolkit.terminal import terminal_safe
+from toolkit.terminal import one_line, terminal_safe
 
 if TYPE_CHECKING:
     from toolkit.output import OutputFolder
@@ -64,6 +64,18 @@ def squadless_project(given: str | None) -> tuple[Path, list[tuple[Game, Where]]
     if not found or any(game.has_squads for game, _ in found):
         return None
     return folder, found
+
+
+def ids_hint(kind: str, ids: Sequence[str], command: str, first: str | None = None) -> str:
+    """"; squads: a, b (e.g. duelkit simulate a b)": what a project holds, after a usage line, so a designer who
+    typed too little learns what to type next. Ids come from files: escaped, cut to 40 characters, 12 shown."""
+    if not ids:
+        return ""
+    shown = [one_line(name)[:40] for name in ids[:12]]
+    more = f" and {len(ids) - 12} more" if len(ids) > 12 else ""
+    first = one_line(first)[:40] if first is not None else shown[0]
+    other = next((name for name in shown if name != first), first)
+    return f"; {kind}: {', '.join(shown)}{more} (e.g. duelkit {command} {first} {other})"
 
 
 def output_root(args: argparse.Namespace, subfolder: str = "") -> Path:

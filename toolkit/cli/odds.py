@@ -7,7 +7,7 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, out
+from toolkit.cli.common import BUNDLED_NOTE, EXIT_OK, add_command, ids_hint, out
 from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData, NotApplicable, OddsRequest
 from toolkit.registry import discover, find_game, game_ids
@@ -19,7 +19,7 @@ def add_parser(commands: Any) -> None:
         "duelkit odds v-k4 sq-7 --defender-status paralysis --module x-attack",
         "duelkit odds v-k4 sq-7 --attacker-stage 1 --json",
         "duelkit odds v-k4 --vs all          # v-k4 attacking every other unit, best matchup first"])
-    odds.add_argument("unit_a", metavar="UNIT_A", help="attacker id")
+    odds.add_argument("unit_a", metavar="UNIT_A", nargs="?", help="attacker id")
     odds.add_argument("unit_b", metavar="UNIT_B", nargs="?", help="defender id (or use --vs)")
     odds.add_argument("--vs", metavar="ID|all",
                       help="the defender; `all` ranks UNIT_A against every other unit (knocks out, effect, "
@@ -45,9 +45,12 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.unit_b and args.vs:
         raise UsageError("give the defender once: UNIT_B or --vs, not both")
+    if args.unit_a is None:
+        raise UsageError("odds takes UNIT_A and UNIT_B (or UNIT_A --vs all)" + _units_hint(args, None))
     defender = args.unit_b or args.vs
     if defender is None:
-        raise UsageError("whom does it attack? give UNIT_B, or `--vs all` for every unit")
+        raise UsageError("whom does it attack? give UNIT_B, or `--vs all` for every unit"
+                         + _units_hint(args, args.unit_a))
     against_all = defender == "all"
     wanted = [args.unit_a] if against_all else [args.unit_a, defender]
     if args.theme and not find_game(args.theme).supports("odds"):
@@ -71,6 +74,18 @@ def run(args: argparse.Namespace) -> int:
                           defender_stage=args.defender_stage, module=args.module, as_json=args.json)
     out(game.odds(data, request))
     return EXIT_OK
+
+
+def _units_hint(args: argparse.Namespace, attacker: str | None) -> str:
+    """The units of the project here (or --data), so a designer who typed too little learns what to type;
+    empty when there are none or the data cannot be read."""
+    try:
+        found, _ = discover(args.data_dir)
+        known = [uid for game, where in found if game.supports("odds") and (not args.theme or game.id == args.theme)
+                 for uid in game.unit_ids(game.load(where))]
+    except DuelkitError:
+        return ""
+    return ids_hint("units", known, "odds", attacker)
 
 
 def _refuse_broken(wanted: list[str], loaded: list[tuple[Game, GameData]]) -> None:

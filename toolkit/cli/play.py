@@ -15,6 +15,7 @@ from toolkit.cli.common import (
     add_command,
     check_writable,
     err,
+    ids_hint,
     out,
     resolve_project,
     squadless_project,
@@ -24,7 +25,6 @@ from toolkit.cli.prompt import InputEnded, Prompt
 from toolkit.errors import DuelkitError, UsageError
 from toolkit.game import Game, GameData, NotApplicable, PlayRequest
 from toolkit.registry import discover
-from toolkit.terminal import one_line
 
 PLAYER_CHOICES = "human,random"  # the default: a person against the random bot
 
@@ -84,12 +84,7 @@ def squads_hint(args: argparse.Namespace, command: str) -> str:
         held = [squad for game, where in found if game.has_squads for squad in game.squad_ids(game.load(where))]
     except DuelkitError:
         return ""
-    if not held:
-        return ""
-    names = [one_line(name)[:40] for name in held[:12]]
-    first, second = names[0], names[1] if len(names) > 1 else names[0]
-    more = f" and {len(held) - 12} more" if len(held) > 12 else ""
-    return f"; squads: {', '.join(names)}{more} (e.g. duelkit {command} {first} {second})"
+    return ids_hint("squads", held, command)
 
 
 def _choose(prompt: Prompt, lines: list[str], options: list[tuple[str, str]]) -> int:
