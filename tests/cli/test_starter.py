@@ -80,7 +80,10 @@ def test_odds_without_units_names_the_projects_units(capsys, monkeypatch, tmp_pa
     monkeypatch.chdir(target)
     code, _, err = run(capsys, "odds")
     assert code == 2
-    assert "odds takes UNIT_A and UNIT_B" in err and "units: " in err and "spark" in err
+    assert "odds takes UNIT_A and UNIT_B" in err
+    assert "units: " in err
+    assert "spark" in err
     code, _, err = run(capsys, "odds", "spark")
     assert code == 2
-    assert "whom does it attack?" in err and "(e.g. duelkit odds spark " in err
+    assert "whom does it attack?" in err
+    assert "(e.g. duelkit odds spark " in err
