@@ -64,6 +64,11 @@ class TurnMoves(NamedTuple):
 
 NO_MOVES = TurnMoves([], [])
 
+# The fields a history key packs after the player and the positions, in its order (see TurnFlow._history_key):
+# status, counter, wait, form, kos, used, subs, bay, segmod
+RestFields: TypeAlias = tuple[list[int], list[int], list[int], list[int], list[int], list[int], int,
+                              list[tuple[int, ...]], list[tuple[int, ...]]]
+
 
 class GameOutcome(NamedTuple):
     winner: Player | None  # None: a draw
@@ -79,7 +84,7 @@ _PLAY_FIELDS = tuple(name for name in _FIELDS if name != "seen")  # `seen` diges
 class StateCore:
     """The fields of a game state, and the steps every part of the turn takes."""
 
-    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_flags", "_legal", "_moves", "_key")
+    __slots__ = (*_FIELDS, "game", "history", "_unhashed", "_flags", "_legal", "_moves", "_key", "_rest")
 
     game: GameTables
     pos: list[int]  # node index, or HANGAR / BAY / REMOVED
@@ -114,6 +119,7 @@ class StateCore:
     _legal: list[Action] | list[int] | None
     _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
     _key: bytes | None  # history_key() of the turn's start, computed there anyway for repetition
+    _rest: tuple[RestFields, bytes] | None  # the fields after the positions in a history key, and their bytes
 
     @property
     def _loose(self) -> bool:

@@ -154,6 +154,7 @@ class GameState(TurnFlow):
         s._legal = None
         s._moves = None
         s._key = None
+        s._rest = None
         s._begin_turn()
         return s
 
@@ -227,6 +228,7 @@ class GameState(TurnFlow):
         s._legal = self._legal
         s._moves = self._moves
         s._key = self._key
+        s._rest = self._rest  # never changed in place: a new one is made when the values differ
         return s
 
     def chance_outcomes(self) -> list[tuple[int, Fraction]]:
@@ -317,7 +319,7 @@ class GameState(TurnFlow):
         s.history = {struct.pack(f"<{len(key)}q", *key): count for key, count in data["history"]}
         s._unhashed = []
         s._flags = LOOSE  # the text may hold any position: the next surround check looks at every unit
-        s._legal = s._moves = s._key = None
+        s._legal = s._moves = s._key = s._rest = None
         return s
 
     def play_key(self) -> tuple[object, ...]:

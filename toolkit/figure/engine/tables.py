@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import struct
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -146,6 +147,8 @@ class GameTables:
         # per slot, its Reach by destination mask: a unit's destination sets recur all game
         self._reaches: tuple[dict[int, Reach], ...] = tuple({} for _ in self.slots)
         self.node_bits = len(self.node_names) + 1
+        # a history key's head: the player to move and each unit's position, as little-endian 64-bit ints
+        self.key_head = struct.Struct(f"<{1 + len(self.slots)}q")
         # the nodes next to a mask's nodes, by mask: a player asks for the same reaches' neighbours all game
         self._halos: dict[int, int] = {}
         self.balls = tuple(_balls(self.nbr_mask, start) for start in range(len(self.node_names)))

@@ -27,6 +27,7 @@ from toolkit.figure.engine.core import (
     UPGRADE_PHASE,
     A,
     B,
+    RestFields,
 )
 from toolkit.figure.engine.tables import BAY, REMOVED, bits
 
@@ -190,12 +191,33 @@ class TurnFlow(Battles):
         return key if key is not None else self._history_key()
 
     def _history_key(self) -> bytes:
-        bay_a, bay_b = self.bay
-        key = (self.player, *self.pos, *self.status, *self.counter, *self.wait, *self.form, *self.kos, *self.used,
-               self.subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
-        if any(self.segmod):
-            key += tuple(itertools.chain.from_iterable([(len(m), *m) for m in self.segmod]))  # a list: no generator
-        packer = _PACKERS.get(len(key))
-        if packer is None:
-            packer = _PACKERS[len(key)] = struct.Struct(f"<{len(key)}q")
-        return packer.pack(*key)
+        """Packed in two parts: the player and the positions, which change every turn, then the rest (statuses,
+        counters, Wait, forms, knock-outs, modules, subroutines, the Repair Bays, lasting losses), which changes
+        on few turns: its bytes are kept with a copy of the values they were packed from and reused while the
+        values are equal. Compared, not tracked, so a write from anywhere (a hand-built position too) shows."""
+        rest = (self.status, self.counter, self.wait, self.form, self.kos, self.used, self.subs, self.bay,
+                self.segmod)
+        kept = self._rest
+        if kept is None or kept[0] != rest:
+            kept = self._rest = self._pack_rest(rest)
+        return self.game.key_head.pack(self.player, *self.pos) + kept[1]
+
+    @staticmethod
+    def _pack_rest(rest: RestFields) -> tuple[RestFields, bytes]:
+        """The rest of the key (see `_history_key`) packed, with a copy of the values it was packed from."""
+        status, counter, wait, form, kos, used, subs, bay, segmod = rest
+        bay_a, bay_b = bay
+        values = (*status, *counter, *wait, *form, *kos, *used, subs, len(bay_a), *bay_a, len(bay_b), *bay_b)
+        if any(segmod):
+            values += tuple(itertools.chain.from_iterable([(len(m), *m) for m in segmod]))  # a list: no generator
+        copied = (status.copy(), counter.copy(), wait.copy(), form.copy(), kos.copy(), used.copy(), subs,
+                  bay.copy(), segmod.copy())
+        return copied, _packer(len(values)).pack(*values)
+
+
+def _packer(count: int) -> struct.Struct:
+    """`count` little-endian 64-bit ints: the same bytes on every machine."""
+    packer = _PACKERS.get(count)
+    if packer is None:
+        packer = _PACKERS[count] = struct.Struct(f"<{count}q")
+    return packer
