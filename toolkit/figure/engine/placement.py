@@ -7,7 +7,7 @@ from __future__ import annotations
 from toolkit.figure.constants import DEPLOY_COST_MP, FIRST_TURN_MP_PENALTY, REPAIR_BAY_CAPACITY, SQUAD_UNITS, WAIT_TURNS
 from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
-from toolkit.figure.engine.core import BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, StateCore, TurnMoves
+from toolkit.figure.engine.core import ALL_ZERO, BATTLE, GOAL, LOOSE, MOVE_PHASE, NO_MOVES, StateCore, TurnMoves
 from toolkit.figure.engine.tables import BAY, HANGAR, REMOVED, REMOVED_FROM_DUEL, WAY_PATTERN_LIMIT, Reach, bits
 from toolkit.figure.model import MoveAllyEffect, MoveSelfEffect, PushOpponentEffect
 
@@ -77,7 +77,8 @@ class Placement(StateCore):
         masks = self.masks
         free = game.full_mask & ~(masks[0] | masks[1])
         status = self.status
-        passable = self._passable_mask(side) if game.passable_codes and masks[1 - side] and any(status) else free
+        passable = (self._passable_mask(side) if game.passable_codes and masks[1 - side] and status != ALL_ZERO
+                    else free)
         shut = ~passable  # nodes a move cannot pass through
         pos, form = self.pos, self.form
         tfx = self.tfx

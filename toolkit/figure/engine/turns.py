@@ -11,6 +11,7 @@ from toolkit.figure.engine import effects
 from toolkit.figure.engine.actions import Action
 from toolkit.figure.engine.battles import Battles
 from toolkit.figure.engine.core import (
+    ALL_ZERO,
     CHOICE_PHASE,
     DRAW,
     LOCKOUT,
@@ -72,14 +73,14 @@ class TurnFlow(Battles):
         rules = game.rules
         wait, status = self.wait, self.status
         blocked = 0
-        if any(wait):
+        if wait != ALL_ZERO:
             counted = game.side_units[player] if rules.wait_counts == "owner_turns" else range(len(wait))
             for slot in counted:
                 if wait[slot] > 0:
                     blocked |= 1 << slot
         self.blocked = blocked
         thawing = game.thawing_codes
-        if thawing and any(status):  # most turns no unit has a status: skip the loop
+        if thawing and status != ALL_ZERO:  # most turns no unit has a status: skip the loop
             pos = self.pos
             for slot in game.side_units[player]:
                 if status[slot] and status[slot] in thawing and pos[slot] >= 0:
@@ -120,7 +121,7 @@ class TurnFlow(Battles):
             return
         status = self.status
         spinning = self.game.end_spin_codes
-        if not spinning or not any(status):  # most turns: no status to spin
+        if not spinning or status == ALL_ZERO:  # most turns: no status to spin
             self._finish_turn()
             return
         pos, battled = self.pos, self.battled
@@ -143,7 +144,7 @@ class TurnFlow(Battles):
         rules = self.game.rules
         status = self.status
         thawing = self.game.thawing_codes
-        for slot in self.units_of(player) if thawing and any(status) else ():  # most turns no unit has a status
+        for slot in self.units_of(player) if thawing and status != ALL_ZERO else ():  # most turns no unit has a status
             if not status[slot] or status[slot] not in thawing:
                 continue
             turns = effects.thaw_turns(self.status_rule(slot))
