@@ -231,15 +231,19 @@ def _effect_words(db: Database, source: SourceFile, data: LocatedDict, label: st
     for index, segment in enumerate(disk):
         if not segment.effect:
             continue
+        named = [status_id for status_id in named_statuses(segment.effect, theme.statuses)
+                 if status_id != segment.inflicts]
+        foreign = foreign_words(segment.effect, theme)
+        if not named and not foreign:
+            continue  # most effect text: located only when there is something to say about it
         pos = locate(data, ("disk", index, "effect"))
         inflicted = theme.statuses.get(segment.inflicts or "", "no status")
-        for status_id in named_statuses(segment.effect, theme.statuses):
-            if status_id != segment.inflicts:
-                found.append(source.problem(
-                    "X010", pos, f"{label}: the effect text of '{segment.move}' names {theme.statuses[status_id]}, "
-                    f"but the move inflicts {inflicted}", severity=Severity.WARNING,
-                    hint=f"set `inflicts: {status_id}` or change the text, {leave_out}"))
-        for other, meaning, word in foreign_words(segment.effect, theme):
+        for status_id in named:
+            found.append(source.problem(
+                "X010", pos, f"{label}: the effect text of '{segment.move}' names {theme.statuses[status_id]}, "
+                f"but the move inflicts {inflicted}", severity=Severity.WARNING,
+                hint=f"set `inflicts: {status_id}` or change the text, {leave_out}"))
+        for other, meaning, word in foreign:
             own = theme.statuses.get(meaning) or getattr(theme.terms, meaning, None)
             found.append(source.problem(
                 "X011", pos, f"{label}: the effect text of '{segment.move}' says '{word}', {other.id}'s word; "
