@@ -12,7 +12,7 @@ import pytest
 from tests.sword.samples import TECHNIQUES
 from toolkit.players import Player
 from toolkit.sword.bots import matrix
-from toolkit.sword.bots.lookahead import Candidate, candidates, evaluate, payoff
+from toolkit.sword.bots.lookahead import Candidate, candidates, cell_value, evaluate, payoff
 from toolkit.sword.engine.duel import (
     Action,
     Choice,
@@ -68,6 +68,17 @@ def test_a_whole_payoff_matrix_is_the_engines_value_of_every_cell_for_either_pla
             expected = [[_engine_value(seen, a, b) for b in cols] for a in rows]
             np.testing.assert_allclose(payoff(seen, Player.A, rows, cols), expected, atol=1e-12)
             np.testing.assert_allclose(payoff(seen, Player.B, cols, rows), -np.array(expected).T, atol=1e-12)
+
+
+def test_a_matrix_valued_with_numpy_is_the_cell_by_cell_value_to_the_bit() -> None:
+    """The matrix path values its packed transitions with numpy; the cell path unpacks one and values it in
+    Python: the same floats (knockouts, dishonor, the turn limit, clipped leaves included), or play would drift."""
+    rng = random.Random(14)
+    for _ in range(12):
+        state = _random_state(rng)
+        rows, cols = (_some(candidates(state, player), rng) for player in (Player.A, Player.B))
+        expected = [[cell_value(state, a, b) for b in cols] for a in rows]
+        assert payoff(state, Player.A, rows, cols) == expected
 
 
 def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:

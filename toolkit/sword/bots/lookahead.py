@@ -22,7 +22,7 @@ from toolkit.sword.bots.resolver import Transition
 from toolkit.sword.bots.resolver import transition as resolve
 from toolkit.sword.engine.duel import Choice, DuelState, legal_choices
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
-from toolkit.sword.rules.state import Action, InsightTarget, Knowledge, PlayerState, Reason
+from toolkit.sword.rules.state import Action, InsightTarget, Knowledge, PlayerState, Reason, Result
 
 # The leaf evaluation: a won duel is 1, a lost one -1, a draw 0; otherwise Health dominates, then
 # Momentum (attack bonuses, evades) and Balance (initiative, evades), never reaching a result's value.
@@ -102,7 +102,7 @@ def _fold(state: DuelState, player: Player, target: InsightTarget) -> list[Candi
 # a side id is a small int standing for a `_side` key (interned; fewer than CACHE_LIMIT, so a packed key fits
 # numpy's int64). Both tables start again together (an id must never outlive its key), and only between
 # matrices.
-_TRANSITIONS: dict[int, Transition] = {}
+_TRANSITIONS: dict[int, int] = {}  # packed transitions (`_pack`)
 _SIDE_IDS: dict[tuple[object, ...], int] = {}
 # Held while a matrix or a cell reads or fills the tables: the web studio runs computer players of several
 # tables in threads, and a side id handed out twice, or tables cleared under another matrix's ids, would
@@ -157,6 +157,33 @@ def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, i
     return (1 if hit_b else 2 if hit_a else 0), (1 if hit_a else 2 if hit_b else 0)
 
 
+# A remembered transition is one int: Momentum, Balance and damage taken of A then of B, 8 bits each (caps
+# and amounts are at most 10, damage at most the starting Health), the range, then how a dishonor ended the
+# turn (0: it did not; 1 a draw, 2 A won, 3 B won). An int costs a third of the tuple's memory, and a matrix's
+# transitions are valued together with numpy.
+_FIELD = 8
+_RANGES = tuple(Range)
+_ENDED_SHIFT = 6 * _FIELD + 2
+_WINNERS = (None, Player.A, Player.B)
+
+
+def _pack(found: Transition) -> int:
+    distance, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
+    code = 0
+    for part in (hurt_b, bb, mb, hurt_a, ba, ma):
+        code = code << _FIELD | part
+    end = 0 if ended is None else 1 + _WINNERS.index(ended.winner)
+    return code | _RANGES.index(distance) << 6 * _FIELD | end << _ENDED_SHIFT
+
+
+def _unpack(code: int) -> Transition:
+    ma, ba, hurt_a, mb, bb, hurt_b = ((code >> (_FIELD * i)) & 255 for i in range(6))
+    end = code >> _ENDED_SHIFT
+    winner = _WINNERS[end - 1]
+    ended = None if end == 0 else Result(winner, Reason.DOUBLE_DISHONOR if winner is None else Reason.DISHONOR)
+    return (_RANGES[(code >> 6 * _FIELD) & 3], ma, ba, hurt_a, mb, bb, hurt_b, ended)
+
+
 def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
     """What the turn does apart from Health: the range, each side's Momentum, Balance and damage taken (at
     most the starting Health), and a result reached before combat (dishonor). Remembered by what it reads:
@@ -168,8 +195,8 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
                 | _side_ids(state.players[1], choice_b)[role_b]) << 3 | _context(state))
         found = _TRANSITIONS.get(key)
         if found is None:
-            found = _TRANSITIONS[key] = resolve(state, choice_a, choice_b)
-    return found
+            found = _TRANSITIONS[key] = _pack(resolve(state, choice_a, choice_b))
+    return _unpack(found)
 
 
 def cell_value(state: DuelState, choice_a: Choice, choice_b: Choice) -> float:
@@ -263,30 +290,27 @@ def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[C
 def _looked_up(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice],
                keys: np.ndarray) -> np.ndarray:
     """Player A's value of each cell from its remembered transition (resolved when new), each distinct key
-    once; cells keyed -1 are skipped (valued 0)."""
+    once; cells keyed -1 are skipped (valued 0). The values are `_value`'s, worked out with numpy (the same
+    float operations in the same order, so the same bits)."""
     keys, first, where = np.unique(keys.ravel(), return_index=True, return_inverse=True)
     n_b = len(choices_b)
-    table, values = _TRANSITIONS, []
-    health_a, health_b = state.players[0].health, state.players[1].health
-    last = state.turn >= constants.TURN_LIMIT
-    for key, cell in zip(keys.tolist(), first.tolist(), strict=True):
-        if key < 0:
-            values.append(0.0)
-            continue
-        found = table.get(key)
-        if found is None:
-            found = table[key] = resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])
-        # `_value`, inlined: this loop runs for every distinct cell of every matrix
-        _, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
-        if ended is not None:
-            values.append(_result_value(ended.winner))
-            continue
-        ha, hb = max(0, health_a - hurt_a), max(0, health_b - hurt_b)
-        if ha == 0 or hb == 0:
-            values.append(0.0 if ha == hb else (1.0 if hb == 0 else -1.0))
-        elif last:
-            values.append(0.0)  # a draw by time
-        else:
-            score = HEALTH_WEIGHT * (ha - hb) + MOMENTUM_WEIGHT * (ma - mb) + BALANCE_WEIGHT * (ba - bb)
-            values.append(max(-LEAF_LIMIT, min(LEAF_LIMIT, score)))
-    return np.array(values)[where.reshape(len(choices_a), n_b)]
+    table = _TRANSITIONS
+    get = table.get
+    codes = np.array([get(key, -1) for key in keys.tolist()], dtype=np.int64)
+    new = np.flatnonzero((codes < 0) & (keys >= 0))
+    for index, key, cell in zip(new.tolist(), keys[new].tolist(), first[new].tolist(), strict=True):
+        codes[index] = table[key] = _pack(resolve(state, choices_a[cell // n_b], choices_b[cell % n_b]))
+    ma, ba, hurt_a, mb, bb, hurt_b = ((codes >> (_FIELD * i)) & 255 for i in range(6))
+    end = codes >> _ENDED_SHIFT  # -1 for a skipped cell
+    ha = np.maximum(0, state.players[0].health - hurt_a)
+    hb = np.maximum(0, state.players[1].health - hurt_b)
+    score = HEALTH_WEIGHT * (ha - hb) + MOMENTUM_WEIGHT * (ma - mb) + BALANCE_WEIGHT * (ba - bb)
+    values = np.clip(score, -LEAF_LIMIT, LEAF_LIMIT)
+    if state.turn >= constants.TURN_LIMIT:
+        values[:] = 0.0  # a draw by time
+    knocked = (ha == 0) | (hb == 0)
+    values[knocked] = np.where(ha == hb, 0.0, np.where(hb == 0, 1.0, -1.0))[knocked]
+    values[end > 0] = np.array([0.0, 0.0, 1.0, -1.0])[end[end > 0]]  # a dishonor before combat
+    values[end < 0] = 0.0
+    matrix: np.ndarray = values[where.reshape(len(choices_a), n_b)]
+    return matrix
