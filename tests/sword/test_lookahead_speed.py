@@ -11,8 +11,8 @@ import pytest
 
 from tests.sword.samples import TECHNIQUES
 from toolkit.players import Player
-from toolkit.sword.bots import matrix
-from toolkit.sword.bots.lookahead import Candidate, candidates, cell_value, evaluate, payoff
+from toolkit.sword.bots import lookahead, matrix
+from toolkit.sword.bots.lookahead import Candidate, candidate_choices, candidates, cell_value, evaluate, payoff
 from toolkit.sword.engine.duel import (
     Action,
     Choice,
@@ -79,6 +79,19 @@ def test_a_matrix_valued_with_numpy_is_the_cell_by_cell_value_to_the_bit() -> No
         rows, cols = (_some(candidates(state, player), rng) for player in (Player.A, Player.B))
         expected = [[cell_value(state, a, b) for b in cols] for a in rows]
         assert payoff(state, Player.A, rows, cols) == expected
+
+
+def test_remembered_side_ids_of_a_listing_give_the_matrix_worked_out_afresh() -> None:
+    """The same listing (one tuple) meets other builds, resources and hands: what is remembered of it must
+    never stand for another player's side ids."""
+    rng = random.Random(15)
+    for _ in range(8):
+        state = _random_state(rng)
+        for seen in (state, _variant(state, rng), _variant(state, rng), _random_state(rng)):
+            rows, cols = candidate_choices(seen, Player.A), candidate_choices(seen, Player.B)
+            remembered = payoff(seen, Player.B, cols, rows)
+            lookahead._SIDES.clear()
+            assert payoff(seen, Player.B, list(cols), list(rows)) == remembered
 
 
 def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
