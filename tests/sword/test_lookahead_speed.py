@@ -155,3 +155,21 @@ def test_a_single_preferred_row_is_what_the_preference_lp_returns(monkeypatch: p
         assert quick.strategy == pytest.approx(full.strategy, abs=1e-9)
         assert quick.value == pytest.approx(full.value, abs=1e-9)
     assert 15 < taken < 65  # both ways are checked
+
+
+def test_the_value_of_the_game_without_dominated_columns_and_rows_is_the_full_lp_s() -> None:
+    """The value LP runs on the game without dominated or repeated columns and rows: the same value as the
+    whole game's LP, and its strategy still guarantees it in the whole game (games full of ties and copies)."""
+    rng = np.random.default_rng(16)
+    smaller = 0
+    for _ in range(120):
+        rows, cols = rng.integers(2, 9), rng.integers(2, 9)
+        games = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(rng.integers(1, 4))]
+        games = [np.hstack([g, g[:, :2]]) for g in games]  # repeated columns, as self-play's matrices have
+        whole = matrix.solve(games).value
+        value, x = matrix._value(games)
+        assert value == pytest.approx(whole, abs=1e-9)
+        guarantee = np.mean([min(x[: len(g)] @ g) for g in games])
+        assert guarantee == pytest.approx(whole, abs=1e-9)
+        smaller += sum(len(matrix.undominated(g)) for g in games) < sum(g.shape[1] for g in games)
+    assert smaller == 120
