@@ -94,6 +94,20 @@ def test_remembered_side_ids_of_a_listing_give_the_matrix_worked_out_afresh() ->
             assert payoff(seen, Player.B, list(cols), list(rows)) == remembered
 
 
+def test_a_remembered_matrix_is_the_one_worked_out_afresh() -> None:
+    """Whole matrices are remembered by what they read: the same listings at another Health, turn, build or
+    resources must not be answered from memory."""
+    rng = random.Random(17)
+    for _ in range(10):
+        state = _random_state(rng)
+        rows, cols = candidate_choices(state, Player.A), candidate_choices(state, Player.B)
+        variants = [state, _variant(state, rng), _variant(state, rng), state]
+        variants += [DuelState(turn, state.range, state.players, None, state.honor) for turn in (1, 4, 9, 10)]
+        for seen in variants:
+            np.testing.assert_array_equal(lookahead.payoff_array(seen, Player.A, rows, cols),
+                                          lookahead._worked_out(seen, rows, cols))
+
+
 def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
     rng = random.Random(12)
     for _ in range(300):

@@ -281,10 +281,35 @@ def _sides(player: PlayerState, choices: Sequence[Choice]) -> Sides:
     return found
 
 
+# Whole matrices, by the two listings' object ids and everything else `_values` reads of the state: the range,
+# the honor turn reached, the turn limit reached, and per player its techniques, Momentum, Balance, Health and
+# build. The entry keeps the listings and techniques, so a reused object id is never mistaken for them. Self-play
+# meets the same imagined world again in 1 matrix in 10 over 100 pairs (first turns of duels with the same hands).
+_MATRICES: dict[tuple[object, ...], tuple[tuple[object, ...], np.ndarray]] = {}
+MATRIX_LIMIT = 2048  # matrices remembered (about 20 kB each) before the memory starts again
+
+
 def _values(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice]) -> np.ndarray:
-    """Player A's value of every (A choice, B choice) cell, as an array. The side ids of each choice in
-    each role are worked out once per choice; numpy finds each cell's pair of ids, and only the distinct
-    pairs are looked up (and resolved by the engine when new)."""
+    """Player A's value of every (A choice, B choice) cell, as a read-only array, remembered whole."""
+    pa, pb = state.players
+    kept = (choices_a, choices_b, *pa.techniques, *pb.techniques)
+    key = (*map(id, kept), state.range, state.honor and state.turn >= constants.HONOR_TURN,
+           state.turn >= constants.TURN_LIMIT, pa.momentum, pa.balance, pa.health, pa.attributes,
+           pb.momentum, pb.balance, pb.health, pb.attributes)
+    entry = _MATRICES.get(key)
+    if entry is not None and all(one is other for one, other in zip(entry[0], kept, strict=True)):
+        return entry[1]
+    found = _worked_out(state, choices_a, choices_b)
+    found.flags.writeable = False
+    if len(_MATRICES) >= MATRIX_LIMIT:
+        _MATRICES.clear()
+    _MATRICES[key] = (kept, found)
+    return found
+
+
+def _worked_out(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequence[Choice]) -> np.ndarray:
+    """`_values` afresh. The side ids of each choice in each role are worked out once per choice; numpy finds
+    each cell's pair of ids, and only the distinct pairs are looked up (and resolved when new)."""
     _make_room()
     (move_a, attack_a, evade_a, ids_a), (move_b, attack_b, evade_b, ids_b) = (
         _sides(state.players[0], choices_a), _sides(state.players[1], choices_b))
