@@ -156,13 +156,14 @@ class _Once(pdfdoc.PDFObject):
         found = _FORMATTED.pop(key, None)
         if found is None:
             found = cast(bytes, self.inner.format(document))  # type: ignore[attr-defined]
-            while len(_FORMATTED) >= SUBSET_MEMORY * 4 * len(PDF_NAMES):
+            while len(_FORMATTED) >= FORMATTED_MEMORY:
                 del _FORMATTED[next(iter(_FORMATTED))]
         _FORMATTED[key] = found  # most recently used last
         return found
 
 
 _FORMATTED: dict[tuple[object, ...], bytes] = {}
+FORMATTED_MEMORY = 256  # font objects kept formatted (a program is 30-50 KB); a kit numbers them a few ways
 
 
 def _format_once(doc: Any, descriptor: str, face: Any, base: str) -> None:
