@@ -187,3 +187,21 @@ def test_the_value_of_the_game_without_dominated_columns_and_rows_is_the_full_lp
         assert guarantee == pytest.approx(whole, abs=1e-9)
         smaller += sum(len(matrix.undominated(g)) for g in games) < sum(g.shape[1] for g in games)
     assert smaller == 120
+
+
+def test_a_technique_edited_under_the_same_id_is_not_answered_from_the_old_ones_cells() -> None:
+    """The studio and `watch` load a project again after each save: a card edited but keeping its id must be
+    resolved with its new text, not with the cells the process remembers of the old one."""
+    rng = random.Random(18)
+    for index in range(6):
+        state = _random_state(rng)
+        old = state.players[0].techniques[0]
+        edited = next(t for t in TECHNIQUES[index:] + TECHNIQUES if t.id != old.id).model_copy(update={"id": old.id})
+        first = state.players[0]
+        players = (PlayerState(first.role, first.attributes, (edited, first.techniques[1]), first.momentum,
+                               first.balance, first.health), state.players[1])
+        after_edit = DuelState(state.turn, state.range, players, None, state.honor)
+        for seen in (state, after_edit):
+            rows, cols = (_some(candidates(seen, player), rng) for player in (Player.A, Player.B))
+            expected = [[_engine_value(seen, a, b) for b in cols] for a in rows]
+            np.testing.assert_allclose(payoff(seen, Player.A, rows, cols), expected, atol=1e-12)

@@ -21,6 +21,7 @@ from toolkit.sword import constants
 from toolkit.sword.bots.resolver import Transition
 from toolkit.sword.bots.resolver import transition as resolve
 from toolkit.sword.engine.duel import Choice, DuelState, legal_choices
+from toolkit.sword.model import Technique
 from toolkit.sword.rules.positions import Move, Range, can_attack, resolve_position
 from toolkit.sword.rules.state import Action, InsightTarget, Knowledge, PlayerState, Reason, Result
 
@@ -130,7 +131,8 @@ def _side_ids(player: PlayerState, choice: Choice) -> tuple[int, int, int, int, 
     changes nothing; nor does an evade); Strength only to attack, Defense only when attacked, Speed only when
     both attack and an evade is declared (initiative orders two evades, or an evade and the other's attack;
     one target needs no order)."""
-    base = (player.techniques[choice.technique].id, player.momentum, player.balance, choice.move, choice.reset)
+    base = (_technique_number(player.techniques[choice.technique]), player.momentum, player.balance, choice.move,
+            choice.reset)
     acting = (*base, choice.action)
     attributes = player.attributes
     defended = (attributes.defense, choice.evade, choice.evade_with, choice.special_evade)
@@ -153,11 +155,32 @@ def _context(state: DuelState) -> int:
     return _RANGE_BITS[state.range] | (state.honor and state.turn >= constants.HONOR_TURN)
 
 
+# A technique's number in the side keys: equal cards share one, and a card edited under the same id (the studio
+# and `watch` load a project again after each save) is another, so its cells are never the old card's.
+_TECHNIQUE_NUMBERS: dict[str, int] = {}  # by the card's JSON (a card holds dicts, so it cannot be hashed)
+_NUMBER_OF_OBJECT: dict[int, tuple[Technique, int]] = {}  # by object id (writing the JSON reads every field)
+TECHNIQUES_LIMIT = 4096
+
+
+def _technique_number(technique: Technique) -> int:
+    known = _NUMBER_OF_OBJECT.get(id(technique))
+    if known is not None and known[0] is technique:
+        return known[1]
+    number = _TECHNIQUE_NUMBERS.setdefault(technique.model_dump_json(), len(_TECHNIQUE_NUMBERS))
+    _NUMBER_OF_OBJECT[id(technique)] = (technique, number)
+    return number
+
+
 def _make_room() -> None:
-    if len(_TRANSITIONS) >= CACHE_LIMIT or len(_SIDE_IDS) >= CACHE_LIMIT:
+    """Start the memory again when it is full; the tables go together, as a side id or a technique number
+    must never outlive what it stands for."""
+    if (len(_TRANSITIONS) >= CACHE_LIMIT or len(_SIDE_IDS) >= CACHE_LIMIT
+            or len(_NUMBER_OF_OBJECT) >= TECHNIQUES_LIMIT):
         _TRANSITIONS.clear()
         _SIDE_IDS.clear()
         _SIDES.clear()
+        _TECHNIQUE_NUMBERS.clear()
+        _NUMBER_OF_OBJECT.clear()
 
 
 def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, int]:
@@ -258,7 +281,7 @@ _AFTER = {distance: np.array([[can_attack(resolve_position(distance, a, b)) for 
 
 Sides = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # moves, attacks, evades, side ids (n x 5)
 # Side ids of a choice list, by the list's object id and what `_side_ids` reads of the player (its techniques'
-# ids, Momentum, Balance, attributes); the entry keeps the list, so a reused object id is never mistaken for
+# numbers, Momentum, Balance, attributes); the entry keeps the list, so a reused object id is never mistaken for
 # it. Listings from `candidate_choices` are the same objects from decision to decision: 7 in 10 look-ups are
 # found here over 80 pairs of self-play (1 in 3 before, a decision's own rows). Cleared with the side ids.
 _SIDES: dict[tuple[object, ...], tuple[Sequence[Choice], Sides]] = {}
@@ -267,7 +290,7 @@ SIDES_LIMIT = 8192
 
 def _sides(player: PlayerState, choices: Sequence[Choice]) -> Sides:
     """Each choice's move index, attack, evade and side ids."""
-    key = (id(choices), player.techniques[0].id, player.techniques[1].id, player.momentum, player.balance,
+    key = (id(choices), *map(_technique_number, player.techniques), player.momentum, player.balance,
            player.attributes)
     entry = _SIDES.get(key)
     if entry is not None and entry[0] is choices:
