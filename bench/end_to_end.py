@@ -8,9 +8,13 @@ Prints one line per figure of issue 16 (wall seconds, best of several runs, star
   - `--version`;
   - a `watch` rebuild after a one-unit change (from the save to the "rebuilt" line).
 Not a test. Usage: python bench/end_to_end.py [--code DIR] [--no-peers] [--runs N] [--schematics-only]
+[--jobs N]
 `--code DIR` times another checkout (e.g. main) with this same script: PYTHONPATH=DIR for every command;
 a figure whose command that checkout lacks is printed as "n/a". `--schematics-only`: the first figure and
-protograf's alone.
+protograf's alone, their runs alternated (duelkit, protograf, duelkit, ...: a machine shared with other work
+slows both alike), with the load average before and after. `--jobs N`: the processes `build` draws with
+(`build --jobs N`, printed as processes=N); without it, build's default (one, and one more per idle
+processor), printed as processes=default.
 The checkout's modules are compiled to bytecode first, as installing duelkit does (pip writes the .pyc
 files), so a run with PYTHONDONTWRITEBYTECODE set does not time the compiler (as `bench/startup.py`).
 """
@@ -18,6 +22,7 @@ files), so a run with PYTHONDONTWRITEBYTECODE set does not time the compiler (as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import queue
 import random
@@ -118,6 +123,46 @@ def peer_seconds(count: int) -> dict[str, float]:
     return found
 
 
+def protograf_command(count: int, out: Path) -> tuple[list[str], dict[str, str]] | None:
+    """protograf's run of the peers' workload, as peers.sh makes it (None when its environment is not set up:
+    peers.sh then makes it)."""
+    venv = Path(os.environ.get("PEERS_VENV", "/tmp/duelkit-peers"))
+    script = PEERS.parent / "protograf_cards.py"
+    if not (venv / "bin" / "python").exists() or not script.exists():
+        return None
+    return [str(venv / "bin" / "python"), str(script)], {**os.environ, "CARDS": str(count), "OUT": str(out)}
+
+
+def schematics_against_protograf(build: list[str], env: dict[str, str], runs: int, processes: str,
+                                 root: Path) -> None:
+    """`build --only schematics` and protograf's 400 cards, runs alternated, best of `runs` each."""
+    peer = protograf_command(400, root / "protograf.pdf")
+    if peer is None:
+        only = best(build, env, runs)
+        print(f"build_only_schematics units=400 processes={processes} {only}")
+        for tool, seconds in peer_seconds(400).items():
+            print(f"peer tool={tool} cards=400 seconds={seconds:.2f} ratio={seconds / only.wall:.1f}x")
+        return
+    load = _load()
+    mine: list[Timing] = []
+    theirs: list[Timing] = []
+    for _ in range(runs):
+        mine.append(run(build, env))
+        theirs.append(run(peer[0], peer[1]))
+    duelkit, protograf = min(mine), min(theirs)
+    print(f"build_only_schematics units=400 processes={processes} {duelkit} "
+          f"(runs {', '.join(f'{t.wall:.2f}' for t in mine)})")
+    print(f"peer tool=protograf cards=400 {protograf} (runs {', '.join(f'{t.wall:.2f}' for t in theirs)}) "
+          f"ratio={protograf.wall / duelkit.wall:.1f}x cpu_ratio={protograf.cpu / duelkit.cpu:.1f}x")
+    print(f"load_average before={load} after={_load()} cpus={os.cpu_count()}")
+
+
+def _load() -> str:
+    with contextlib.suppress(OSError):
+        return f"{os.getloadavg()[0]:.2f}"
+    return "n/a"
+
+
 def watch_rebuild(project: Path, out: Path, env: dict[str, str]) -> tuple[float, str]:
     """Seconds from saving a one-unit change to the watcher's "rebuilt" line, and that line."""
     command = [sys.executable, "-m", "toolkit", "watch", str(project), "--out", str(out), "--max-rebuilds", "1"]
@@ -158,7 +203,8 @@ def main() -> None:
     parser.add_argument("--no-peers", action="store_true", help="skip peers.sh")
     parser.add_argument("--runs", type=int, default=3, help="runs per figure; the best is printed")
     parser.add_argument("--schematics-only", action="store_true",
-                        help="only `build --only schematics` and protograf's figure")
+                        help="only `build --only schematics` and protograf's figure, runs alternated")
+    parser.add_argument("--jobs", type=int, help="processes drawing the pages (build --jobs N; default: build's)")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(args.code.resolve())}
     duelkit = [sys.executable, "-m", "toolkit"]
@@ -169,18 +215,20 @@ def main() -> None:
         os.chdir(root)  # outside any project, and `python -m` must not pick up a checkout from the cwd
         project = make_project(root, 400, env)
         has_only = supports(env, "build", "--only")
+        jobs = ["--jobs", str(args.jobs)] if args.jobs else []
+        processes = str(args.jobs) if args.jobs else "default"
+        schematics = [*duelkit, "build", str(project), "--only", "schematics", "--out", str(root / "o1"), *jobs]
+        if has_only and args.schematics_only and not args.no_peers:
+            schematics_against_protograf(schematics, env, args.runs, processes, root)
+            return
         if has_only:
-            only = best([*duelkit, "build", str(project), "--only", "schematics", "--out", str(root / "o1")], env,
-                        args.runs)
-            print(f"build_only_schematics units=400 {only}")
+            only = best(schematics, env, args.runs)
+            print(f"build_only_schematics units=400 processes={processes} {only}")
         else:
             print("build_only_schematics units=400 n/a (no --only in this checkout)")
         if args.schematics_only:
-            if has_only and not args.no_peers:
-                for tool, peer in peer_seconds(400).items():
-                    print(f"peer tool={tool} cards=400 seconds={peer:.2f} ratio={peer / only.wall:.1f}x")
             return
-        full = best([*duelkit, "build", str(project), "--out", str(root / "o2")], env, args.runs)
+        full = best([*duelkit, "build", str(project), "--out", str(root / "o2"), *jobs], env, args.runs)
         print(f"build_full units=400 {full}")
         if not args.no_peers:
             for tool, peer in peer_seconds(400).items():

@@ -89,3 +89,13 @@ def test_cli_reports_bad_file_with_exit_1(case: Path, base_project: Path, capsys
     expected_exit = 0 if _header(case)[0] in warnings_only else 1
     assert code == expected_exit
     assert "Traceback" not in out.out + out.err
+
+
+def test_a_problem_with_another_message_keeps_every_other_field() -> None:
+    import dataclasses
+
+    from toolkit.problems import Problem, Severity
+
+    problem = Problem("S004", Severity.WARNING, "a.yaml", 3, 5, "old", "hint", "expected", "found", "line")
+    changed = problem.with_message("new")
+    assert dataclasses.astuple(changed) == dataclasses.astuple(dataclasses.replace(problem, message="new"))

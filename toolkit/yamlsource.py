@@ -334,7 +334,7 @@ def _build_direct(text: str) -> LocatedDict | LocatedList | None:
     try:
         parser = yaml.cyaml.CParser(text)  # type: ignore[attr-defined]
         return build_direct(parser.get_event, _PLAIN_TAGS, _FLAGGED, bool(_FLAGGED.search(text)), MAX_DEPTH,
-                            MAX_EXPANDED_NODES)
+                            MAX_EXPANDED_NODES, "!" in text or "&" in text)
     except (yaml.YAMLError, NotDirect):
         return None
 

@@ -60,3 +60,20 @@ def test_validating_a_project_loads_no_pdf_writer_graph_library_or_importer(tmp_
              or name in {"toolkit.figure.sheets.foreign", "toolkit.render.pdf", "toolkit.render.assemble",
                          "toolkit.figure.kit.build", "toolkit.figure.kit.manual"}}
     assert heavy == set()
+
+
+@pytest.mark.parametrize("own", [None, "some_plugin"])
+def test_a_duelkit_process_leaves_pydantic_plugins_off_unless_the_user_chose(tmp_path, own: str | None) -> None:
+    """pydantic scans every installed distribution for plugins when it builds its first validator (a definition
+    with a problem): a duelkit process switches them off by pydantic's documented variable, unless it is set."""
+    import os
+
+    (tmp_path / "bad.yaml").write_text("id: [", encoding="utf-8")
+    code = ("import os, sys\nfrom toolkit.cli import main\nsys.argv = ['duelkit', 'validate', sys.argv[1]]\n"
+            "main()\nprint(os.environ.get('PYDANTIC_DISABLE_PLUGINS'), file=sys.stderr)")
+    env = {key: value for key, value in os.environ.items() if key != "PYDANTIC_DISABLE_PLUGINS"}
+    if own is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = own
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
+                            check=False)
+    assert result.stderr.splitlines()[-1] == (own or "__all__")

@@ -68,3 +68,30 @@ def test_effect_text_naming_another_status_than_it_inflicts_is_a_warning(capsys,
             "EMP Static") in out
     assert "unit_data/mixed.yaml:7:" in out
     assert "hint: set `inflicts: burn` or change the text" in out
+
+
+@pytest.mark.parametrize("text", [
+    "Inflicts Burn.", "burns the target", "BURNED twice", "Poi\u017fon spreads", "\u212aeeps the Bench", "Sleepy",
+    "Pokémon fall Asleep; Frozen", "Status Effects and Status Effect", "Benches", "\u0130t burns", "",
+    "Combat  Dial", "Combat Dial", "combat dialed", "Rarity\u200bRarity"])
+def test_the_theme_word_checks_find_what_a_case_insensitive_search_finds(text: str) -> None:
+    """The checks rule words out by a substring test before searching: they must find exactly what the
+    search alone finds, also where a letter outside ASCII matches an ASCII one (long s is s, the Kelvin sign is k)."""
+    import re
+
+    from toolkit.figure.theme import _foreign_candidates, foreign_words, load_theme, named_statuses
+
+    theme = load_theme("duel-protocol")
+
+    def uses(word: str) -> bool:
+        return re.search(r"\b" + re.escape(word) + r"(?:s|d|ed)?\b", text, re.IGNORECASE) is not None
+
+    expected_named = [status for status, name in sorted(theme.statuses.items()) if uses(name)]
+    assert named_statuses(text, theme.statuses) == expected_named
+    expected_foreign = []
+    for other, meaning, word in _foreign_candidates(theme)[0]:
+        if uses(word) and word not in (seen for _, _, seen in expected_foreign):
+            expected_foreign.append((other, meaning, word))
+    assert foreign_words(text, theme) == expected_foreign
+    assert any((named_statuses(text, theme.statuses), foreign_words(text, theme))) == bool(
+        expected_named or expected_foreign)

@@ -27,7 +27,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         started.append(method)
         return real(method)
 
-    monkeypatch.setattr(parallel.multiprocessing, "get_context", get_context)
+    monkeypatch.setattr(multiprocessing, "get_context", get_context)  # the module draw_pages imports when it forks
     return started
 
 

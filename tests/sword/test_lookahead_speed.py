@@ -11,8 +11,8 @@ import pytest
 
 from tests.sword.samples import TECHNIQUES
 from toolkit.players import Player
-from toolkit.sword.bots import matrix
-from toolkit.sword.bots.lookahead import Candidate, candidates, evaluate, payoff
+from toolkit.sword.bots import lookahead, matrix
+from toolkit.sword.bots.lookahead import Candidate, candidate_choices, candidates, cell_value, evaluate, payoff
 from toolkit.sword.engine.duel import (
     Action,
     Choice,
@@ -68,6 +68,44 @@ def test_a_whole_payoff_matrix_is_the_engines_value_of_every_cell_for_either_pla
             expected = [[_engine_value(seen, a, b) for b in cols] for a in rows]
             np.testing.assert_allclose(payoff(seen, Player.A, rows, cols), expected, atol=1e-12)
             np.testing.assert_allclose(payoff(seen, Player.B, cols, rows), -np.array(expected).T, atol=1e-12)
+
+
+def test_a_matrix_valued_with_numpy_is_the_cell_by_cell_value_to_the_bit() -> None:
+    """The matrix path values its packed transitions with numpy; the cell path unpacks one and values it in
+    Python: the same floats (knockouts, dishonor, the turn limit, clipped leaves included), or play would drift."""
+    rng = random.Random(14)
+    for _ in range(12):
+        state = _random_state(rng)
+        rows, cols = (_some(candidates(state, player), rng) for player in (Player.A, Player.B))
+        expected = [[cell_value(state, a, b) for b in cols] for a in rows]
+        assert payoff(state, Player.A, rows, cols) == expected
+
+
+def test_remembered_side_ids_of_a_listing_give_the_matrix_worked_out_afresh() -> None:
+    """The same listing (one tuple) meets other builds, resources and hands: what is remembered of it must
+    never stand for another player's side ids."""
+    rng = random.Random(15)
+    for _ in range(8):
+        state = _random_state(rng)
+        for seen in (state, _variant(state, rng), _variant(state, rng), _random_state(rng)):
+            rows, cols = candidate_choices(seen, Player.A), candidate_choices(seen, Player.B)
+            remembered = payoff(seen, Player.B, cols, rows)
+            lookahead._SIDES.clear()
+            assert payoff(seen, Player.B, list(cols), list(rows)) == remembered
+
+
+def test_a_remembered_matrix_is_the_one_worked_out_afresh() -> None:
+    """Whole matrices are remembered by what they read: the same listings at another Health, turn, build or
+    resources must not be answered from memory."""
+    rng = random.Random(17)
+    for _ in range(10):
+        state = _random_state(rng)
+        rows, cols = candidate_choices(state, Player.A), candidate_choices(state, Player.B)
+        variants = [state, _variant(state, rng), _variant(state, rng), state]
+        variants += [DuelState(turn, state.range, state.players, None, state.honor) for turn in (1, 4, 9, 10)]
+        for seen in variants:
+            np.testing.assert_array_equal(lookahead.payoff_array(seen, Player.A, rows, cols),
+                                          lookahead._worked_out(seen, rows, cols))
 
 
 def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
@@ -131,3 +169,39 @@ def test_a_single_preferred_row_is_what_the_preference_lp_returns(monkeypatch: p
         assert quick.strategy == pytest.approx(full.strategy, abs=1e-9)
         assert quick.value == pytest.approx(full.value, abs=1e-9)
     assert 15 < taken < 65  # both ways are checked
+
+
+def test_the_value_of_the_game_without_dominated_columns_and_rows_is_the_full_lp_s() -> None:
+    """The value LP runs on the game without dominated or repeated columns and rows: the same value as the
+    whole game's LP, and its strategy still guarantees it in the whole game (games full of ties and copies)."""
+    rng = np.random.default_rng(16)
+    smaller = 0
+    for _ in range(120):
+        rows, cols = rng.integers(2, 9), rng.integers(2, 9)
+        games = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(rng.integers(1, 4))]
+        games = [np.hstack([g, g[:, :2]]) for g in games]  # repeated columns, as self-play's matrices have
+        whole = matrix.solve(games).value
+        value, x = matrix._value(games)
+        assert value == pytest.approx(whole, abs=1e-9)
+        guarantee = np.mean([min(x[: len(g)] @ g) for g in games])
+        assert guarantee == pytest.approx(whole, abs=1e-9)
+        smaller += sum(len(matrix.undominated(g)) for g in games) < sum(g.shape[1] for g in games)
+    assert smaller == 120
+
+
+def test_a_technique_edited_under_the_same_id_is_not_answered_from_the_old_ones_cells() -> None:
+    """The studio and `watch` load a project again after each save: a card edited but keeping its id must be
+    resolved with its new text, not with the cells the process remembers of the old one."""
+    rng = random.Random(18)
+    for index in range(6):
+        state = _random_state(rng)
+        old = state.players[0].techniques[0]
+        edited = next(t for t in TECHNIQUES[index:] + TECHNIQUES if t.id != old.id).model_copy(update={"id": old.id})
+        first = state.players[0]
+        players = (PlayerState(first.role, first.attributes, (edited, first.techniques[1]), first.momentum,
+                               first.balance, first.health), state.players[1])
+        after_edit = DuelState(state.turn, state.range, players, None, state.honor)
+        for seen in (state, after_edit):
+            rows, cols = (_some(candidates(seen, player), rng) for player in (Player.A, Player.B))
+            expected = [[_engine_value(seen, a, b) for b in cols] for a in rows]
+            np.testing.assert_allclose(payoff(seen, Player.A, rows, cols), expected, atol=1e-12)

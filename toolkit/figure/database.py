@@ -37,6 +37,7 @@ from toolkit.loading import (
 )
 from toolkit.paths import DEFAULT_BOARD, bundled_root
 from toolkit.pictures import Art, BackLook, read_back, read_entry_art
+from toolkit.plain_check import plain_instance
 from toolkit.problems import Problem, Severity
 from toolkit.safe_fs import display_path
 from toolkit.schema import locate, validate_model
@@ -231,15 +232,19 @@ def _effect_words(db: Database, source: SourceFile, data: LocatedDict, label: st
     for index, segment in enumerate(disk):
         if not segment.effect:
             continue
+        named = [status_id for status_id in named_statuses(segment.effect, theme.statuses)
+                 if status_id != segment.inflicts]
+        foreign = foreign_words(segment.effect, theme)
+        if not named and not foreign:
+            continue  # most effect text: located only when there is something to say about it
         pos = locate(data, ("disk", index, "effect"))
         inflicted = theme.statuses.get(segment.inflicts or "", "no status")
-        for status_id in named_statuses(segment.effect, theme.statuses):
-            if status_id != segment.inflicts:
-                found.append(source.problem(
-                    "X010", pos, f"{label}: the effect text of '{segment.move}' names {theme.statuses[status_id]}, "
-                    f"but the move inflicts {inflicted}", severity=Severity.WARNING,
-                    hint=f"set `inflicts: {status_id}` or change the text, {leave_out}"))
-        for other, meaning, word in foreign_words(segment.effect, theme):
+        for status_id in named:
+            found.append(source.problem(
+                "X010", pos, f"{label}: the effect text of '{segment.move}' names {theme.statuses[status_id]}, "
+                f"but the move inflicts {inflicted}", severity=Severity.WARNING,
+                hint=f"set `inflicts: {status_id}` or change the text, {leave_out}"))
+        for other, meaning, word in foreign:
             own = theme.statuses.get(meaning) or getattr(theme.terms, meaning, None)
             found.append(source.problem(
                 "X011", pos, f"{label}: the effect text of '{segment.move}' says '{word}', {other.id}'s word; "
@@ -254,13 +259,29 @@ def _disk_adapter() -> TypeAdapter[tuple[Segment, ...]]:
     return TypeAdapter(tuple[Segment, ...])
 
 
+def _plain_disk(written: object) -> tuple[Segment, ...] | None:
+    """The disk as the adapter would read it when every segment passes its plain check (the adapter is
+    then never built: a unit rejected for its name or mp usually has a well-formed disk); else None."""
+    if not isinstance(written, list):
+        return None
+    segments = []
+    for segment in written:
+        found = plain_instance(Segment, segment)
+        if found is None:
+            return None
+        segments.append(found)
+    return tuple(segments)
+
+
 def _check_rejected_disks(db: Database, rejected: list[Rejected]) -> None:
     """A unit with a bad name still gets its Data Disk checked: every problem at once."""
     for item in rejected:
-        try:
-            disk = _disk_adapter().validate_python(item.data.get("disk"))
-        except ValidationError:
-            continue  # the schema problems are already reported
+        disk = _plain_disk(item.data.get("disk"))
+        if disk is None:
+            try:
+                disk = _disk_adapter().validate_python(item.data.get("disk"))
+            except ValidationError:
+                continue  # the schema problems are already reported
         label = f"unit '{item.data.get('id')}'" if isinstance(item.data.get("id"), str) else "unit"
         db.problems.extend(_disk_problems(db, item.source, item.data, label, disk))
 

@@ -107,35 +107,66 @@ def _any_word_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + ")" + _INFLECTED, re.IGNORECASE)
 
 
-def _mentions(text: str, word: str) -> bool:
-    """Whether `text` uses `word`, also inflected (Burn: Burns, Burned), case-insensitively."""
+# The letters outside ASCII that a case-insensitive pattern matches to ASCII ones (Python's re documentation)
+_ASCII_FOLDING = re.compile("[\u0130\u0131\u017f\u212a]")
+
+
+def _lowered(text: str) -> str | None:
+    """`text` in lowercase, in which every ASCII word a case-insensitive search finds in `text` is found
+    as a substring; None when a letter folds to ASCII (then only the search can tell)."""
+    return None if _ASCII_FOLDING.search(text) else text.lower()
+
+
+@cache
+def _ascii_lowered(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The words in lowercase when all are ASCII (a substring test can then rule them out), else None."""
+    return tuple(word.lower() for word in words) if all(word.isascii() for word in words) else None
+
+
+def _mentions(text: str, word: str, lowered: str | None = None) -> bool:
+    """Whether `text` uses `word`, also inflected (Burn: Burns, Burned), case-insensitively. With `lowered`
+    (`_lowered(text)`), a word that is not a substring of it is known absent without the search (a few
+    substring tests cost what one search costs, and most effect text names none of the words)."""
+    if lowered is not None and word.isascii() and word.lower() not in lowered:
+        return False
     return _word_pattern(word).search(text) is not None
+
+
+def _uses_any(text: str, words: tuple[str, ...], lowered: str | None) -> bool:
+    """Whether `text` uses any of `words` (as `_mentions` tells), one search for them all."""
+    if lowered is not None:
+        small = _ascii_lowered(words)
+        if small is not None and not any(map(lowered.__contains__, small)):
+            return False
+    return _any_word_pattern(words).search(text) is not None
 
 
 def named_statuses(text: str, names: Mapping[str, str]) -> list[str]:
     """The status ids whose printed name `text` uses, in id order."""
     ordered = sorted(names.items())
-    if not ordered or _any_word_pattern(tuple(name for _, name in ordered)).search(text) is None:
+    lowered = _lowered(text)
+    if not ordered or not _uses_any(text, tuple(name for _, name in ordered), lowered):
         return []
-    return [status_id for status_id, name in ordered if _mentions(text, name)]
+    return [status_id for status_id, name in ordered if _mentions(text, name, lowered)]
 
 
 def foreign_words(text: str, theme: Theme) -> list[tuple[Theme, str, str]]:
     """Words of other themes that `text` uses and this theme does not: (other theme, what the word names
     (a status id or a term), the word)."""
-    candidates, any_word = _foreign_candidates(theme)
+    candidates, words = _foreign_candidates(theme)
     found: list[tuple[Theme, str, str]] = []
-    if any_word is None or any_word.search(text) is None:
+    lowered = _lowered(text)
+    if not words or not _uses_any(text, words, lowered):
         return found
     for other, meaning, word in candidates:
-        if _mentions(text, word) and all(word != seen for _, _, seen in found):
+        if _mentions(text, word, lowered) and all(word != seen for _, _, seen in found):
             found.append((other, meaning, word))
     return found
 
 
-def _foreign_candidates(theme: Theme) -> tuple[list[tuple[Theme, str, str]], re.Pattern[str] | None]:
+def _foreign_candidates(theme: Theme) -> tuple[list[tuple[Theme, str, str]], tuple[str, ...]]:
     """Every other theme's status and term words that this theme does not use, in the order reported, and
-    a pattern matching where any of them is used (None: there are none). Kept per theme object too (a
+    those words alone (for `_uses_any`). Kept per theme object too (a
     theme is frozen): its vocabulary is asked for every segment of every unit."""
     known = _BY_THEME.get(id(theme))
     if known is not None and known[0] is theme:
@@ -151,7 +182,7 @@ def _foreign_candidates(theme: Theme) -> tuple[list[tuple[Theme, str, str]], re.
             other = load_theme(other_id)
             words = [*sorted(other.statuses.items()), *((term, getattr(other.terms, term)) for term in EFFECT_TERMS)]
             candidates += [(other, meaning, word) for meaning, word in words if word.lower() not in own]
-        cached = candidates, _any_word_pattern(tuple(word for _, _, word in candidates)) if candidates else None
+        cached = candidates, tuple(word for _, _, word in candidates)
         _CANDIDATES[key] = cached
     if len(_BY_THEME) >= 64:  # `duelkit watch` loads a project's theme again on every save
         _BY_THEME.clear()
@@ -159,7 +190,7 @@ def _foreign_candidates(theme: Theme) -> tuple[list[tuple[Theme, str, str]], re.
     return cached
 
 
-Candidates = tuple[list[tuple["Theme", str, str]], "re.Pattern[str] | None"]
+Candidates = tuple[list[tuple["Theme", str, str]], tuple[str, ...]]
 _CANDIDATES: dict[tuple[str, frozenset[str]], Candidates] = {}  # a project's terms may differ
 _BY_THEME: dict[int, tuple[Theme, Candidates]] = {}  # id -> the theme (kept, so the id stays its own)
 

@@ -11,13 +11,16 @@ key never outlives the renderer that drew the page. Optionally the pages are kep
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
+import io
 import operator
 import pickle
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from toolkit.render import scene
 from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Group, Page, Reuse
@@ -165,7 +168,7 @@ class _PartDigests:
         if known is None or not all(map(operator.is_, known[0], items)):
             digest = hashlib.blake2b(salt, digest_size=20)
             shallow = [self.shallow(item) for item in items]
-            digest.update(pickle.dumps((page.width, page.height, shallow), protocol=5))
+            digest.update(_pickled((page.width, page.height, shallow)))
             known = (items, digest.hexdigest())
         self.pages_used[signature] = known
         return known[1]
@@ -183,6 +186,25 @@ class _PartDigests:
     def digest(self, items: tuple[object, ...]) -> bytes:
         known = self.used.get(id(items)) or self.entries.get(id(items))
         if known is None or known[0] is not items:
-            known = (items, hashlib.blake2b(pickle.dumps(items, protocol=5), digest_size=20).digest())
+            known = (items, hashlib.blake2b(_pickled(items), digest_size=20).digest())
         self.used[id(items)] = known
         return known[1]
+
+
+def _as_fields(kind: type) -> Callable[[object], tuple[object, ...]]:
+    getter = operator.attrgetter(*(item.name for item in dataclasses.fields(kind)))
+    return lambda item: (kind, getter(item))
+
+
+# each scene item pickled as its class and its fields' values (what it shows, nothing else): half the time of
+# pickle's own way for a dataclass (its __dict__ with the field names), the tenth of a build spent on page keys
+_AS_FIELDS = {kind: _as_fields(kind) for kind in (scene.Style, scene.Rect, scene.Circle, scene.Line, scene.Polygon,
+                                                  scene.Wedge, scene.Text, scene.Group, scene.Image, scene.Reuse)}
+
+
+def _pickled(value: object) -> bytes:
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.dispatch_table = _AS_FIELDS  # type: ignore[assignment]
+    pickler.dump(value)
+    return buffer.getvalue()

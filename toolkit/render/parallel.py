@@ -12,7 +12,6 @@ few pages, they are drawn here.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Sequence
@@ -54,8 +53,12 @@ def draw_pages(pages: Sequence[Page], jobs: int) -> list[bytes]:
     first = draw_page(pages[0])  # here first: the workers inherit its fonts' subsets
     rest = pages[1:]
     jobs = min(jobs, len(rest) // PAGES_PER_PROCESS)
-    if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+    if jobs < 2 or threading.active_count() > 1:
         return [first, *map(draw_page, rest)]  # forking beside other threads risks a lock held forever
+    import multiprocessing  # here: drawing in one process does without it (a hundredth of a build)
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [first, *map(draw_page, rest)]
     own = len(rest) // jobs  # this process draws its share too, rather than wait for the others
     step = -(-(len(rest) - own) // ((jobs - 1) * SHARES_PER_PROCESS))
     runs = [(start, min(start + step, len(rest))) for start in range(own, len(rest), step)]

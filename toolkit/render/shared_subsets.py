@@ -4,7 +4,8 @@
 reportlab numbers a TrueType font's characters in the order a document first uses them and embeds subsets
 of 256; a page drawn alone would embed its own numbering. Here every document starts from the same first
 subset (`seed_face`: SEED_CHARACTERS, filled up with Latin Extended-A), and what every such document embeds
-again (the subset's font program, its compressed stream, its character map and width table) is made once.
+again (the subset's font program, its compressed stream, its character map and width table) is made once,
+and its font objects are formatted once (`_Once`).
 These are the only places duelkit reaches into reportlab's font objects.
 """
 
@@ -127,11 +128,57 @@ class _SharedSubsetFont(TTFont):
             cmap.content = makeToUnicodeCMap(base, subset)
             if doc.compression:  # type: ignore[attr-defined]
                 cmap.filters = [pdfdoc.PDFZCompress]
-            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)  # type: ignore[attr-defined]
+            font.ToUnicode = doc.Reference(_Once(cmap, ("cmap", cmap.content, doc.compression)),  # type: ignore[attr-defined]
+                                           "toUnicodeCMap:" + base)
             font.FontDescriptor = self.face.addSubsetObjects(doc, base, subset)
-            doc.Reference(font, internal)  # type: ignore[attr-defined]
-            doc.idToObject["BasicFonts"].dict[internal] = font  # type: ignore[attr-defined]
+            _format_once(doc, font.FontDescriptor.name, self.face, base)
+            once = _Once(font, ("font", self.face, internal, base, font.LastChar, font.Widths),
+                         (font.ToUnicode, font.FontDescriptor))
+            doc.Reference(once, internal)  # type: ignore[attr-defined]
+            doc.idToObject["BasicFonts"].dict[internal] = once  # type: ignore[attr-defined]
         del self.state[doc]
+
+
+class _Once(pdfdoc.PDFObject):
+    """A subset's font objects (font, descriptor, program, character map) are the same in every page drawn
+    alone but for the numbers of the objects they refer to, and reportlab formatted them anew for each page
+    (a tenth of drawing a page): formatted once per `key` (what they hold) and those numbers."""
+
+    __RefOnly__ = 1  # as reportlab's fonts and streams: written as objects of their own, referred to
+
+    def __init__(self, inner: object, key: tuple[object, ...], refs: tuple[Any, ...] = ()) -> None:
+        self.inner = inner
+        self.key = key
+        self.refs = refs
+
+    def format(self, document: object) -> bytes:
+        key = (*self.key, *(ref.format(document) for ref in self.refs))
+        found = _FORMATTED.pop(key, None)
+        if found is None:
+            found = cast(bytes, self.inner.format(document))  # type: ignore[attr-defined]
+            while len(_FORMATTED) >= FORMATTED_MEMORY:
+                del _FORMATTED[next(iter(_FORMATTED))]
+        _FORMATTED[key] = found  # most recently used last
+        return found
+
+
+_FORMATTED: dict[tuple[object, ...], bytes] = {}
+FORMATTED_MEMORY = 256  # font objects kept formatted (a program is 30-50 KB); a kit numbers them a few ways
+
+
+def _format_once(doc: Any, descriptor: str, face: Any, base: str) -> None:
+    """reportlab's descriptor and font program of a subset (`addSubsetObjects`), formatted once (`_Once`)."""
+    found = doc.idToObject[descriptor]
+    program_ref = found.dict["FontFile2"]
+    program = doc.idToObject[program_ref.name]
+    doc.idToObject[program_ref.name] = _named(_Once(program, ("program", program.content, doc.compression)),
+                                              program_ref.name)
+    doc.idToObject[descriptor] = _named(_Once(found, ("descriptor", face, base), (program_ref,)), descriptor)
+
+
+def _named(once: _Once, name: str) -> _Once:
+    once.__InternalName__ = name  # type: ignore[attr-defined]  # reportlab's mark of a registered object
+    return once
 
 
 class _Written(pdfdoc.PDFArray):

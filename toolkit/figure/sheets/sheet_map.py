@@ -10,7 +10,6 @@ missing or unreadable map, is left as it is: a stale map must never point at the
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import hashlib
 import json
 import os
@@ -50,7 +49,7 @@ def with_sheet_cells(project: Path, problems: list[Problem]) -> list[Problem]:
             continue
         line, header = cell
         where = f"line {line}, column '{header}'" if header else f"line {line}"
-        annotated.append(dataclasses.replace(problem, message=f"{problem.message} [sheet: {sheet} {where}]"))
+        annotated.append(problem.with_message(f"{problem.message} [sheet: {sheet} {where}]"))
     return annotated
 
 

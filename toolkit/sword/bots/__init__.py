@@ -24,7 +24,7 @@ import numpy as np
 from toolkit.players import Player
 from toolkit.problems import UsageError
 from toolkit.sword.bots.draft_value import best_card
-from toolkit.sword.bots.lookahead import candidates, payoff, payoff_array
+from toolkit.sword.bots.lookahead import candidate_choices, candidates, payoff, payoff_array
 from toolkit.sword.bots.matrix import greedy_reply, solve
 from toolkit.sword.bots.observation import Observation
 from toolkit.sword.engine.draft import DraftState
@@ -99,18 +99,16 @@ class EquilibriumBot(RandomBot):
     def strategy(self, seen: Observation, rng: random.Random) -> tuple[list[Choice], tuple[float, ...]]:
         """The rows (its candidate choices) and the probability of each."""
         worlds = [seen.imagine(rng) for _ in range(self.types)]
-        mine_weighted = candidates(worlds[0], seen.player)
-        mine = [c.choice for c in mine_weighted]
-        weights = [c.weight for c in mine_weighted]
+        mine = candidate_choices(worlds[0], seen.player)
+        weights = [c.weight for c in candidates(worlds[0], seen.player)]
         matrices, prefer = [], np.zeros(len(mine))
         for world in worlds:
-            theirs = candidates(world, seen.player.other())
-            matrix = payoff_array(world, seen.player, mine, [c.choice for c in theirs])
+            matrix = payoff_array(world, seen.player, mine, candidate_choices(world, seen.player.other()))
             matrices.append(matrix)
             # the column a greedy opponent plays: its best reply to this player choosing uniformly
             column = greedy_reply(matrix, weights)
             prefer += matrix[:, column] / len(worlds)
-        return mine, solve(matrices, prefer=prefer, slack=SAFETY).strategy
+        return list(mine), solve(matrices, prefer=prefer, slack=SAFETY).strategy
 
     def draft(self, draft: DraftState, techniques: Mapping[str, Technique], rng: random.Random) -> str:
         """The strongest card offered by the engine's own measure (`draft_value`): to keep it, or, when
