@@ -12,6 +12,7 @@ These are the only places duelkit reaches into reportlab's font objects.
 from __future__ import annotations
 
 import copy
+import threading
 from functools import cache, lru_cache
 from typing import Any, cast
 
@@ -153,16 +154,20 @@ class _Once(pdfdoc.PDFObject):
 
     def format(self, document: object) -> bytes:
         key = (*self.key, *(ref.format(document) for ref in self.refs))
-        found = _FORMATTED.pop(key, None)
+        with _FORMATTED_LOCK:
+            found = _FORMATTED.pop(key, None)
         if found is None:
             found = cast(bytes, self.inner.format(document))  # type: ignore[attr-defined]
+        with _FORMATTED_LOCK:
             while len(_FORMATTED) >= FORMATTED_MEMORY:
                 del _FORMATTED[next(iter(_FORMATTED))]
-        _FORMATTED[key] = found  # most recently used last
+            _FORMATTED[key] = found  # most recently used last
         return found
 
 
 _FORMATTED: dict[tuple[object, ...], bytes] = {}
+# the studio may build kits of two tables at once: two threads trimming the memory would delete one key twice
+_FORMATTED_LOCK = threading.Lock()
 FORMATTED_MEMORY = 256  # font objects kept formatted (a program is 30-50 KB); a kit numbers them a few ways
 
 
