@@ -59,10 +59,17 @@ def test_from_bundled_copies_the_whole_bundled_database(capsys, tmp_path: Path) 
     assert out.strip().splitlines()[-1].startswith("duel-protocol: 20 units")
 
 
-def test_simulate_without_squads_names_the_projects_squads(capsys, monkeypatch, tmp_path: Path) -> None:
+@pytest.fixture
+def in_new_project(capsys, monkeypatch, tmp_path: Path) -> Path:
+    """A project made by `duelkit new`, as the current folder."""
     target = tmp_path / "mygame"
     assert run(capsys, "new", str(target))[0] == 0
     monkeypatch.chdir(target)
+    return target
+
+
+@pytest.mark.usefixtures("in_new_project")
+def test_simulate_without_squads_names_the_projects_squads(capsys) -> None:
     code, _, err = run(capsys, "simulate")
     assert code == 2
     assert "squads: starter (e.g. duelkit simulate starter starter)" in err
@@ -74,10 +81,8 @@ def test_simulate_without_squads_names_the_projects_squads(capsys, monkeypatch, 
     assert "squads: starter (e.g. duelkit play starter starter)" in err
 
 
-def test_odds_without_units_names_the_projects_units(capsys, monkeypatch, tmp_path: Path) -> None:
-    target = tmp_path / "mygame"
-    assert run(capsys, "new", str(target))[0] == 0
-    monkeypatch.chdir(target)
+@pytest.mark.usefixtures("in_new_project")
+def test_odds_without_units_names_the_projects_units(capsys) -> None:
     code, _, err = run(capsys, "odds")
     assert code == 2
     assert "odds takes UNIT_A and UNIT_B" in err
