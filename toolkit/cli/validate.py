@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
         out(format_json(problems))
     else:
         if problems:
-            out(format_text(problems) + "\n")
+            out(format_text(problems))  # already terminal-safe: printed without a second pass
+            out()
         for line in lines:
             out(line)
         if not lines:
