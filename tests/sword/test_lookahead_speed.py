@@ -119,16 +119,21 @@ def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
         assert logged.events
 
 
-def test_the_value_lp_without_presolve_leads_to_the_same_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_value_lp_through_highspy_leads_to_linprog_s_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The value LP goes to HiGHS through highspy without presolve: the same values, and the same strategies
+    after the preference LP, as linprog with presolve gives."""
     rng = np.random.default_rng(13)
     games = [([rng.integers(-3, 4, size=(8, 6)) / 3 for _ in range(3)], rng.random(8)) for _ in range(10)]
     direct = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
+    values = [matrix._value(m) for m, _ in games]
     solve_lp = matrix._solve_lp
-    monkeypatch.setattr(matrix, "_solve_lp", lambda *args, **_: solve_lp(*args, presolve=True))
+    monkeypatch.setattr(matrix, "_value_lp", lambda cost, a_ub, rows: solve_lp(cost, a_ub, np.zeros(len(a_ub)), rows))
     through_linprog = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
-    for one, other in zip(direct, through_linprog, strict=True):
+    for (m, _), one, other, (value, x) in zip(games, direct, through_linprog, values, strict=True):
         assert one.value == pytest.approx(other.value, abs=1e-9)
         assert one.strategy == pytest.approx(other.strategy, abs=1e-6)
+        assert value == pytest.approx(matrix._value(m)[0], abs=1e-9)
+        assert np.mean([min(x[:8] @ g) for g in m]) == pytest.approx(value, abs=1e-9)  # its strategy attains it
 
 
 def test_a_saddle_point_has_the_value_lp_s_value() -> None:

@@ -7,9 +7,10 @@ classic maximin strategy of a matrix game.
 
 The first LP of a `prefer` solve is only asked for the game's value, which is unique, so it runs without HiGHS's
 presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64 decisions of
-self-play) on the game without dominated or repeated columns and rows (`_value`). Only linprog's public interface
-is used: scipy's private HiGHS binding saved a fifth of two small LPs, about 2% of a decision, and a scipy release
-may change it.
+self-play) on the game without dominated or repeated columns and rows (`_value`), and it goes to HiGHS through
+highspy, the HiGHS project's own binding, one quiet instance per thread reused: linprog's checks and set-up cost
+5x the solve of so small an LP. Any HiGHS gives the same value (to rounding), so no version is pinned; the
+preference LP, whose answer among equal optima is HiGHS's choice and decides play, stays with scipy's linprog.
 
 An LP is skipped only when its answer is certain (each call costs about 3 ms of linprog's set-up): the value LP at
 a certified saddle point (`saddle_point`), the preference LP when one row is its only optimum (`preferred_row`): in
@@ -18,9 +19,11 @@ a certified saddle point (`saddle_point`), the preference LP when one row is its
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import highspy
 import numpy as np
 from scipy.optimize import linprog
 
@@ -115,14 +118,44 @@ def _value(arrays: Sequence[np.ndarray]) -> tuple[float, np.ndarray]:
     reduced = [a[kept] for a in reduced]
     rows, types = len(kept), len(reduced)
     cost = np.concatenate([np.zeros(rows), -np.ones(types) / types])
-    a_ub = _constraints(reduced, rows)
-    found = _solve_lp(cost, a_ub, np.zeros(a_ub.shape[0]), rows, presolve=False)
-    if found is None:
-        raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
+    found = _value_lp(cost, _constraints(reduced, rows), rows)
     x = np.zeros(len(arrays[0]) + types)
     x[kept] = found[0][:rows]
     x[len(arrays[0]):] = found[0][rows:]
     return -found[1], x
+
+
+_LOCAL = threading.local()  # each thread's HiGHS instance (the web studio plays tables in threads)
+
+
+def _value_lp(cost: np.ndarray, a_ub: np.ndarray, rows: int) -> tuple[np.ndarray, float]:
+    """`_solve_lp(cost, a_ub, 0, rows, presolve=False)` through highspy: the same LP handed to HiGHS directly
+    (x, objective); SolverError when HiGHS reports no optimum."""
+    highs = getattr(_LOCAL, "highs", None)
+    if highs is None:
+        highs = _LOCAL.highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)  # never a word on stdout (`simulate --json` prints there)
+        highs.setOptionValue("presolve", "off")
+    n = cost.size
+    a = np.vstack([a_ub, np.concatenate([np.ones(rows), np.zeros(n - rows)])])  # the last row: sum x = 1
+    nonzero = a.T != 0  # column-wise, as HiGHS stores it
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, a.shape[0]
+    lp.col_cost_ = cost
+    lp.col_lower_ = np.concatenate([np.zeros(rows), np.full(n - rows, -highspy.kHighsInf)])
+    lp.col_upper_ = np.concatenate([np.ones(rows), np.full(n - rows, highspy.kHighsInf)])
+    lp.row_lower_ = np.concatenate([np.full(a_ub.shape[0], -highspy.kHighsInf), [1.0]])
+    lp.row_upper_ = np.concatenate([np.zeros(a_ub.shape[0]), [1.0]])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, a.shape[0]
+    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nonzero.sum(axis=1))]).astype(np.int32)
+    lp.a_matrix_.index_ = np.nonzero(nonzero)[1].astype(np.int32)
+    lp.a_matrix_.value_ = a.T[nonzero]
+    highs.passModel(lp)
+    highs.run()
+    if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
+    return np.array(highs.getSolution().col_value), float(highs.getInfo().objective_function_value)
 
 
 def _constraints(arrays: Sequence[np.ndarray], rows: int) -> np.ndarray:
