@@ -119,21 +119,34 @@ def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
         assert logged.events
 
 
-def test_the_value_lp_through_highspy_leads_to_linprog_s_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The value LP goes to HiGHS through highspy without presolve: the same values, and the same strategies
-    after the preference LP, as linprog with presolve gives."""
+def test_the_preference_lp_keeps_the_best_preferred_value_then_the_best_guarantee() -> None:
+    """The preference LP runs on the game without dominated columns and rows, through highspy, with a tie-break
+    for the guarantee: checked against linprog's two LPs in turn on the whole game (the best preferred value
+    above the floor, then the best guarantee keeping it), on random games full of ties and copies."""
     rng = np.random.default_rng(13)
-    games = [([rng.integers(-3, 4, size=(8, 6)) / 3 for _ in range(3)], rng.random(8)) for _ in range(10)]
-    direct = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
-    values = [matrix._value(m) for m, _ in games]
-    solve_lp = matrix._solve_lp
-    monkeypatch.setattr(matrix, "_value_lp", lambda cost, a_ub, rows: solve_lp(cost, a_ub, np.zeros(len(a_ub)), rows))
-    through_linprog = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
-    for (m, _), one, other, (value, x) in zip(games, direct, through_linprog, values, strict=True):
-        assert one.value == pytest.approx(other.value, abs=1e-9)
-        assert one.strategy == pytest.approx(other.strategy, abs=1e-6)
-        assert value == pytest.approx(matrix._value(m)[0], abs=1e-9)
-        assert np.mean([min(x[:8] @ g) for g in m]) == pytest.approx(value, abs=1e-9)  # its strategy attains it
+    for _ in range(40):
+        rows, cols = rng.integers(2, 9), rng.integers(2, 7)
+        games = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(3)]
+        games = [np.vstack([g, g[:2]]) for g in games]  # repeated rows, as self-play's matrices have
+        prefer = rng.integers(0, 3, size=rows + 2) / 2  # equal preferences are the rule
+        floor = matrix.solve(games).value - 0.25
+        x = np.array(matrix.solve(games, prefer=prefer, slack=0.25).strategy)
+        n, types = rows + 2, len(games)
+        mean_v = np.concatenate([np.zeros(n), -np.ones(types) / types])[None, :]
+        a_ub, b_ub = np.vstack([matrix._constraints(games, n), mean_v]), np.zeros(types * cols + 1)
+        b_ub[-1] = -floor
+        best = matrix._solve_lp(np.concatenate([-prefer, np.zeros(types)]), a_ub, b_ub, n)
+        assert best is not None
+        keep = np.concatenate([-prefer, np.zeros(types)])[None, :]
+        safest = matrix._solve_lp(mean_v[0], np.vstack([a_ub, keep]), np.concatenate([b_ub, [best[1] + 1e-9]]), n)
+        assert safest is not None
+
+        def guarantee(y: np.ndarray) -> float:
+            return float(np.mean([min(y @ g) for g in games]))
+
+        assert guarantee(x) >= floor - 1e-9
+        assert prefer @ x >= -best[1] - matrix.TIE_BREAK * 2  # the payoffs' spread is at most 2
+        assert prefer @ x + matrix.TIE_BREAK * guarantee(x) >= -best[1] - matrix.TIE_BREAK * safest[1] - 1e-9
 
 
 def test_a_saddle_point_has_the_value_lp_s_value() -> None:
