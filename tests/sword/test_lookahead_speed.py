@@ -141,12 +141,10 @@ def test_the_preference_lp_keeps_the_best_preferred_value_then_the_best_guarante
         safest = matrix._solve_lp(mean_v[0], np.vstack([a_ub, keep]), np.concatenate([b_ub, [best[1] + 1e-9]]), n)
         assert safest is not None
 
-        def guarantee(y: np.ndarray) -> float:
-            return float(np.mean([min(y @ g) for g in games]))
-
-        assert guarantee(x) >= floor - 1e-9
+        guarantee = float(np.mean([min(x @ g) for g in games]))
+        assert guarantee >= floor - 1e-9
         assert prefer @ x >= -best[1] - matrix.TIE_BREAK * 2  # the payoffs' spread is at most 2
-        assert prefer @ x + matrix.TIE_BREAK * guarantee(x) >= -best[1] - matrix.TIE_BREAK * safest[1] - 1e-9
+        assert prefer @ x + matrix.TIE_BREAK * guarantee >= -best[1] - matrix.TIE_BREAK * safest[1] - 1e-9
 
 
 def test_a_saddle_point_has_the_value_lp_s_value() -> None:
