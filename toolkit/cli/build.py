@@ -137,7 +137,6 @@ def print_options(args: argparse.Namespace) -> PrintOptions:
 def run(args: argparse.Namespace) -> int:
     from toolkit.kit.batch import batch_allocation
     from toolkit.kit.files import KIT_FILE, kit_files
-    from toolkit.render.assemble import page_count
 
     loaded = _valid_or_trimmed(args)
     if loaded is None:
@@ -167,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{_kit_note(kept, KIT_FILE)}")
                 continue
             target = folder.replace(game.id, files)
+            from toolkit.render.assemble import page_count  # pikepdf: not needed by `build --only`
+
             pages = page_count(files[KIT_FILE])  # the plan and blanks too
             out(f"{game.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, {seconds:.1f} s)")
     if warnings:
