@@ -59,8 +59,12 @@ class PageCache:
     pages drawn since `start` (the rest came from memory or disk)."""
 
     def __init__(self, folder: Path | None = None, write: Callable[[Path, bytes], None] | None = None,
-                 read: Callable[[Path], bytes | None] | None = None, jobs: int = 1) -> None:
+                 read: Callable[[Path], bytes | None] | None = None, jobs: int = 1, by_identity: bool = False) -> None:
         self.folder = folder
+        # a build that keeps nothing (no disk cache, nothing remembered for a next rebuild) needs keys only to
+        # draw each page once within the build: `_identity_key` finds equal pages without hashing their content
+        self.by_identity = by_identity and folder is None
+        self._signatures: dict[tuple[object, ...], str] = {}
         self.jobs = jobs  # processes drawing the pages `get_all` lacks (`toolkit.render.parallel`)
         self.write = write
         self.read = read
@@ -86,12 +90,25 @@ class PageCache:
         known = self._keys.get(id(page))
         if known is not None and known[0] is page:
             return known[1]
+        if self.by_identity:
+            key = self._identity_key(page)
+            self._keys[id(page)] = (page, key)
+            return key
         if not self._salt:
             fonts = tuple(font.pdf_name for font in fallback_fonts())
             self._salt = repr((renderer_version(), fonts)).encode("utf-8")
         key = self._parts.page(page, self._salt)
         self._keys[id(page)] = (page, key)
         return key
+
+    def _identity_key(self, page: Page) -> str:
+        """A key for this build only: a laid-out card or form is one tuple of items wherever it is placed (a
+        deck's backs), so pages are told apart by their size, each group's or form's placement and the
+        identity of its items, and their other items' text (`repr` tells 1 from 1.0, as a hash of the content
+        does). Pages equal in content but made of other objects are drawn twice, into the same bytes. The
+        pages are held (`_keys`), so no id is reused meanwhile."""
+        signature = (repr((page.width, page.height)), *map(_placed, page.items))
+        return self._signatures.setdefault(signature, f"build-{len(self._signatures)}")
 
     def get_all(self, keys: list[str], pages: list[Page]) -> list[bytes]:
         """Each page's PDF: from memory, from the disk cache, or drawn now (each distinct page once, the pages
@@ -201,6 +218,15 @@ class _PartDigests:
             known = (items, hashlib.blake2b(_pickled(items), digest_size=20).digest())
         self.used[id(items)] = known
         return known[1]
+
+
+def _placed(item: object) -> object:
+    if type(item) is Group:
+        return (id(item.items), repr((item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y,
+                                      item.scale)))
+    if type(item) is Reuse:
+        return (id(item.items), repr(item.key))
+    return repr(item)
 
 
 def _as_fields(kind: type) -> Callable[[object], tuple[object, ...]]:
