@@ -126,7 +126,8 @@ def render_cache(args: argparse.Namespace, folder: OutputFolder, game_id: str, k
         from toolkit.render.parallel import default_jobs
 
         jobs = default_jobs()
-    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file, jobs=jobs))
+    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file, jobs=jobs,
+                                                  by_identity=not keep))
 
 
 def print_options(args: argparse.Namespace) -> PrintOptions:

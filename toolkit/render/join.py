@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 import string
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -57,14 +58,14 @@ class _Page:
 
 
 def join_pages(sources: Sequence[bytes], title: str) -> tuple[bytes, bool]:
-    """The PDF of these one-page PDFs in order, titled `title`, and whether font subsets were named apart
-    (the pages' bytes then depend on one another). The same bytes object passed twice is read once."""
+    """The PDF of these one-page PDFs in order, titled `title`, and whether font subsets may have been named
+    apart (the pages' bytes then depend on one another). The same bytes object passed twice is read once."""
     try:
         return _Joined([_parsed(data) for data in sources], title).write()
     except _Unsupported:
         from toolkit.render.assemble import assemble_pdf  # qpdf: only for what this reader does not take
 
-        return assemble_pdf(sources, [(index, 0) for index in range(len(sources))], title=title), False
+        return assemble_pdf(sources, [(index, 0) for index in range(len(sources))], title=title), True
 
 
 # pages taken apart, by the id of their bytes (held by the entry), most recently used last: a watch joins the
@@ -72,18 +73,20 @@ def join_pages(sources: Sequence[bytes], title: str) -> tuple[bytes, bool]:
 _PARSED: dict[int, _Page] = {}
 _KEPT_BYTES = 64 * 1024 * 1024
 _held = [0]
+_PARSED_LOCK = threading.Lock()
 
 
 def _parsed(data: bytes) -> _Page:
-    found = _PARSED.pop(id(data), None)
-    if found is None or found.data is not data:
-        if found is not None:
-            _held[0] -= len(found.data)
-        found = _parse(data)
-        _held[0] += len(data)
-        while _PARSED and _held[0] > _KEPT_BYTES:
-            _held[0] -= len(_PARSED.pop(next(iter(_PARSED))).data)
-    _PARSED[id(data)] = found
+    with _PARSED_LOCK:  # the studio may build two tables' kits in threads
+        found = _PARSED.pop(id(data), None)
+        if found is None or found.data is not data:
+            if found is not None:
+                _held[0] -= len(found.data)
+            found = _parse(data)
+            _held[0] += len(data)
+            while _PARSED and _held[0] > _KEPT_BYTES:
+                _held[0] -= len(_PARSED.pop(next(iter(_PARSED))).data)
+        _PARSED[id(data)] = found
     return found
 
 

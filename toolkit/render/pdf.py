@@ -34,6 +34,7 @@ from toolkit.render.scene import (
     Text,
     Wedge,
 )
+from toolkit.render.shared_subsets import format_form_once
 
 
 class _State:
@@ -172,6 +173,8 @@ def _reuse(canvas: Canvas, item: Reuse, state: _State) -> None:
         state.forget()
         _draw_all(canvas, item.items, state)
         canvas.endForm()
+        if state.seeded:
+            format_form_once(canvas._doc, name)  # type: ignore[attr-defined]
         state.fill, state.stroke, state.width, state.dash = saved
         state.forms.add(name)
     canvas.doForm(name)  # a form runs inside its own save/restore: our tracked state still holds
