@@ -1,6 +1,6 @@
-"""A subset's font objects are formatted once per process and written again into every page drawn alone
-(`shared_subsets._Once`): the pages must be byte for byte what reportlab's own formatting of those objects
-writes, whatever was drawn before and however the page numbers its objects."""
+"""A subset's font objects, and a form every page drawn alone defines (a card's frame), are formatted once per
+process and written again into every such page (`shared_subsets._Once`): the pages must be byte for byte what
+reportlab's own formatting of those objects writes, whatever was drawn before and however a page numbers its objects."""
 
 from __future__ import annotations
 

@@ -56,6 +56,16 @@ def test_among_equally_safe_strategies_the_one_better_against_a_uniform_opponent
     assert solve([matrix], prefer=[0.0, 0.5]).value == pytest.approx(0.0)
 
 
+def test_among_equally_preferred_strategies_the_safer_one_is_kept() -> None:
+    # matching pennies with both rows preferred alike and any guarantee allowed: the even mix guarantees 0, a pure
+    # row -1; the solver's first vertex would be a pure row
+    found = solve([[[1, -1], [-1, 1]]], prefer=[0.0, 0.0], slack=1.0)
+    assert found.strategy == pytest.approx((0.5, 0.5), abs=1e-6)
+    # two imagined opponents: a row one of them punishes is given up for the row neither can
+    games = [[[1, -1], [0, 1], [1, 1]], [[1, 1], [1, -1], [1, 1]]]
+    assert solve(games, prefer=[1.0, 1.0, 1.0], slack=1.0).strategy == pytest.approx((0.0, 0.0, 1.0), abs=1e-6)
+
+
 def test_a_greedy_opponent_answers_a_uniform_player_with_its_best_column_on_average() -> None:
     # against rows chosen evenly the column player likes column 1 (average 0 for the rows) over 0 (0.5)
     assert greedy_reply([[1, -1], [0, 1]], [1, 1]) == 1

@@ -119,16 +119,32 @@ def test_a_quiet_turn_is_the_logged_turn_without_its_events() -> None:
         assert logged.events
 
 
-def test_the_value_lp_without_presolve_leads_to_the_same_solutions(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_preference_lp_keeps_the_best_preferred_value_then_the_best_guarantee() -> None:
+    """The preference LP runs on the game without dominated columns and rows, through highspy, with a tie-break
+    for the guarantee: checked against linprog's two LPs in turn on the whole game (the best preferred value
+    above the floor, then the best guarantee keeping it), on random games full of ties and copies."""
     rng = np.random.default_rng(13)
-    games = [([rng.integers(-3, 4, size=(8, 6)) / 3 for _ in range(3)], rng.random(8)) for _ in range(10)]
-    direct = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
-    solve_lp = matrix._solve_lp
-    monkeypatch.setattr(matrix, "_solve_lp", lambda *args, **_: solve_lp(*args, presolve=True))
-    through_linprog = [matrix.solve(m, prefer=p, slack=0.05) for m, p in games]
-    for one, other in zip(direct, through_linprog, strict=True):
-        assert one.value == pytest.approx(other.value, abs=1e-9)
-        assert one.strategy == pytest.approx(other.strategy, abs=1e-6)
+    for _ in range(40):
+        rows, cols = rng.integers(2, 9), rng.integers(2, 7)
+        games = [rng.integers(-2, 3, size=(rows, cols)) / 2 for _ in range(3)]
+        games = [np.vstack([g, g[:2]]) for g in games]  # repeated rows, as self-play's matrices have
+        prefer = rng.integers(0, 3, size=rows + 2) / 2  # equal preferences are the rule
+        floor = matrix.solve(games).value - 0.25
+        x = np.array(matrix.solve(games, prefer=prefer, slack=0.25).strategy)
+        n, types = rows + 2, len(games)
+        mean_v = np.concatenate([np.zeros(n), -np.ones(types) / types])[None, :]
+        a_ub, b_ub = np.vstack([matrix._constraints(games, n), mean_v]), np.zeros(types * cols + 1)
+        b_ub[-1] = -floor
+        best = matrix._solve_lp(np.concatenate([-prefer, np.zeros(types)]), a_ub, b_ub, n)
+        assert best is not None
+        keep = np.concatenate([-prefer, np.zeros(types)])[None, :]
+        safest = matrix._solve_lp(mean_v[0], np.vstack([a_ub, keep]), np.concatenate([b_ub, [best[1] + 1e-9]]), n)
+        assert safest is not None
+
+        guarantee = float(np.mean([min(x @ g) for g in games]))
+        assert guarantee >= floor - 1e-9
+        assert prefer @ x >= -best[1] - matrix.TIE_BREAK * 2  # the payoffs' spread is at most 2
+        assert prefer @ x + matrix.TIE_BREAK * guarantee >= -best[1] - matrix.TIE_BREAK * safest[1] - 1e-9
 
 
 def test_a_saddle_point_has_the_value_lp_s_value() -> None:

@@ -126,7 +126,8 @@ def render_cache(args: argparse.Namespace, folder: OutputFolder, game_id: str, k
         from toolkit.render.parallel import default_jobs
 
         jobs = default_jobs()
-    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file, jobs=jobs))
+    return RenderCache(keep=keep, pages=PageCache(where, write_cache_file, read_cache_file, jobs=jobs,
+                                                  by_identity=not keep))
 
 
 def print_options(args: argparse.Namespace) -> PrintOptions:
@@ -137,7 +138,6 @@ def print_options(args: argparse.Namespace) -> PrintOptions:
 def run(args: argparse.Namespace) -> int:
     from toolkit.kit.batch import batch_allocation
     from toolkit.kit.files import KIT_FILE, kit_files
-    from toolkit.render.assemble import page_count
 
     loaded = _valid_or_trimmed(args)
     if loaded is None:
@@ -167,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{_kit_note(kept, KIT_FILE)}")
                 continue
             target = folder.replace(game.id, files)
+            from toolkit.render.assemble import page_count  # pikepdf: not needed by `build --only`
+
             pages = page_count(files[KIT_FILE])  # the plan and blanks too
             out(f"{game.id}: wrote {len(files)} files to {target}/ ({pages} pages in kit.pdf, {seconds:.1f} s)")
     if warnings:

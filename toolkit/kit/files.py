@@ -7,16 +7,20 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
 from toolkit.errors import DuelkitError
 from toolkit.kit.component import Component
 from toolkit.kit.options import PrintOptions
 from toolkit.kit.plan import component_pages, kit_layout
 from toolkit.output import safe_name
-from toolkit.render.assemble import Assembler, assemble_pdf
+from toolkit.render.join import join_pages
 from toolkit.render.page_cache import PageCache
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Page
+
+if TYPE_CHECKING:
+    from toolkit.render.assemble import Assembler
 
 KIT_FILE = "kit.pdf"
 
@@ -91,6 +95,8 @@ def kit_pdf(components: Sequence[Component], title: str, options: PrintOptions, 
             cache.plan = (plan_key, render_pdf(document, shared_fonts=True))
         plan = cache.plan[1]
     if assembler is None:
+        from toolkit.render.assemble import assemble_pdf  # qpdf (pikepdf): kit.pdf only, not `build --only`
+
         return assemble_pdf([plan, *rendered], layout.pages)
     plan_id = hashlib.blake2b(plan, digest_size=20).hexdigest()
     page_ids = [ids[source - 1][index] if source else ("plan", plan_id, index) for source, index in layout.pages]
@@ -104,7 +110,7 @@ def _page_ids(components: Sequence[Component], fingerprints: Sequence[str], keys
     fingerprint is part of it)."""
     if cache.assembler is None:
         return []
-    return [page_keys if not cache.assembler.renamed(f"{safe_name(component.name)}.pdf")
+    return [page_keys if not cache.renamed.get(f"{safe_name(component.name)}.pdf", True)
             else [(fingerprint, index) for index in range(len(page_keys))]
             for component, fingerprint, page_keys in zip(components, fingerprints, keys, strict=True)]
 
@@ -125,7 +131,12 @@ class RenderCache:
         self.entries: dict[str, tuple[str, bytes]] = {}
         self.drawn: list[str] = []  # the files drawn since `start`
         # the PDFs assembled, kept open so the next rebuild copies in only the pages that changed
-        self.assembler = Assembler() if keep else None
+        self.assembler: Assembler | None = None
+        if keep:
+            from toolkit.render.assemble import Assembler
+
+            self.assembler = Assembler()
+        self.renamed: dict[str, bool] = {}  # component PDFs by name: whether font subsets were named apart
         self.plan: tuple[str, bytes] | None = None  # kit.pdf's print plan drawn last, by its pages' keys
 
     def start(self) -> None:
@@ -153,11 +164,8 @@ def _pdf(title: str, pages: list[Page], keys: list[str], cache: RenderCache, nam
     """A component's PDF: its pages, each drawn alone (or found in the cache), assembled in order."""
     if not pages:
         return render_pdf(Document(title, []), shared_fonts=True)
-    drawn = cache.pages.get_all(keys, pages)
-    order = [(index, 0) for index in range(len(drawn))]
-    if cache.assembler is None:
-        return assemble_pdf(drawn, order, title=title)
-    return cache.assembler.assemble(name, drawn, order, keys, title=title)
+    pdf, cache.renamed[name] = join_pages(cache.pages.get_all(keys, pages), title)
+    return pdf
 
 
 def _svg(page: Page, slug: str) -> bytes:

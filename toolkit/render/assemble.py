@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-import string
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
 import pikepdf
 
-_TAG_LENGTH = 6  # a subset font's name starts with six capital letters and '+' (PDF 32000, 9.6.4)
+from toolkit.render.join import TAG_LENGTH, is_subset, letters
+
 _SHARED = ("/Font", "/XObject")
 _REFERENCE = re.compile(rb"\d+ \d+ R")  # "12 0 R" in written text (a match inside a string only costs time)
 _OWN = frozenset({"/Length", "/Name"})  # the resources worth sharing between pages: they hold the large streams
@@ -289,12 +289,12 @@ def _name_subsets_apart(fonts: list[pikepdf.Object]) -> bool:
     for font in fonts:
         name = font.get("/BaseFont")
         text = str(name)[1:] if isinstance(name, pikepdf.Name) else ""
-        if not _is_subset(text) or text not in taken:
+        if not is_subset(text) or text not in taken:
             taken.add(text)
             continue
         while True:
             counter += 1
-            tag = _letters(counter, _TAG_LENGTH) + text[_TAG_LENGTH:]
+            tag = letters(counter, TAG_LENGTH) + text[TAG_LENGTH:]
             if "/" + tag not in used and tag not in taken:
                 break
         taken.add(tag)
@@ -304,21 +304,6 @@ def _name_subsets_apart(fonts: list[pikepdf.Object]) -> bool:
             descriptor["/FontName"] = pikepdf.Name("/" + tag)
         renamed = True
     return renamed
-
-
-def _is_subset(name: str) -> bool:
-    return len(name) > _TAG_LENGTH and name[_TAG_LENGTH] == "+" and name[:_TAG_LENGTH].isupper()
-
-
-def _letters(number: int, width: int) -> str:
-    """`number` in base 26 written with capital letters, `width` letters long (AAA, AAB, ...)."""
-    letters = []
-    for _ in range(width):
-        number, digit = divmod(number, 26)
-        letters.append(string.ascii_uppercase[digit])
-    if number:
-        raise ValueError("too many font subsets to name apart in one PDF")
-    return "".join(reversed(letters))
 
 
 def page_count(pdf: bytes) -> int:

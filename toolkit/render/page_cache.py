@@ -5,7 +5,8 @@ the pages a save changed. PDFs are then assembled from these pages (`toolkit.ren
 The key is a BLAKE2 hash of the page's size and scene items (pickled: frozen dataclasses of numbers,
 strings and picture bytes), the project's fallback fonts, and the duelkit and reportlab versions, so a
 key never outlives the renderer that drew the page. Optionally the pages are kept on disk too
-(`output/.cache`, one file per key, safe to delete: a missing or unreadable entry is drawn again).
+(`output/.cache`, one file per key, safe to delete: a missing, unreadable or damaged entry is drawn again;
+each file ends with a checksum of the page's bytes, so a file changed anywhere is not read as a page).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Group, Page, Reuse
 
-CACHE_FORMAT = 1  # bump when what a cached page file holds changes
+CACHE_FORMAT = 2  # bump when what a cached page file holds changes
 
 
 RENDERER_FILES = ("pdf.py", "pdf_text.py", "pdf_ops.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py",
@@ -58,8 +59,12 @@ class PageCache:
     pages drawn since `start` (the rest came from memory or disk)."""
 
     def __init__(self, folder: Path | None = None, write: Callable[[Path, bytes], None] | None = None,
-                 read: Callable[[Path], bytes | None] | None = None, jobs: int = 1) -> None:
+                 read: Callable[[Path], bytes | None] | None = None, jobs: int = 1, by_identity: bool = False) -> None:
         self.folder = folder
+        # a build that keeps nothing (no disk cache, nothing remembered for a next rebuild) needs keys only to
+        # draw each page once within the build: `_identity_key` finds equal pages without hashing their content
+        self.by_identity = by_identity and folder is None
+        self._signatures: dict[tuple[object, ...], str] = {}
         self.jobs = jobs  # processes drawing the pages `get_all` lacks (`toolkit.render.parallel`)
         self.write = write
         self.read = read
@@ -85,12 +90,25 @@ class PageCache:
         known = self._keys.get(id(page))
         if known is not None and known[0] is page:
             return known[1]
+        if self.by_identity:
+            key = self._identity_key(page)
+            self._keys[id(page)] = (page, key)
+            return key
         if not self._salt:
             fonts = tuple(font.pdf_name for font in fallback_fonts())
             self._salt = repr((renderer_version(), fonts)).encode("utf-8")
         key = self._parts.page(page, self._salt)
         self._keys[id(page)] = (page, key)
         return key
+
+    def _identity_key(self, page: Page) -> str:
+        """A key for this build only: a laid-out card or form is one tuple of items wherever it is placed (a
+        deck's backs), so pages are told apart by their size, each group's or form's placement and the
+        identity of its items, and their other items' text (`repr` tells 1 from 1.0, as a hash of the content
+        does). Pages equal in content but made of other objects are drawn twice, into the same bytes. The
+        pages are held (`_keys`), so no id is reused meanwhile."""
+        signature = (repr((page.width, page.height)), *map(_placed, page.items))
+        return self._signatures.setdefault(signature, f"build-{len(self._signatures)}")
 
     def get_all(self, keys: list[str], pages: list[Page]) -> list[bytes]:
         """Each page's PDF: from memory, from the disk cache, or drawn now (each distinct page once, the pages
@@ -130,14 +148,25 @@ class PageCache:
         if path is None or self.read is None:
             return None
         data = self.read(path)
-        return data if data and data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF") else None
+        if not data or len(data) <= _CHECKSUM_LENGTH:
+            return None
+        page = data[:-_CHECKSUM_LENGTH]
+        return page if data[-_CHECKSUM_LENGTH:] == _checksum(page) else None
 
     def _store(self, key: str, data: bytes) -> None:
         path = self._path(key)
         if path is None or self.write is None:
             return
         with contextlib.suppress(OSError):  # the cache only saves time: a full disk draws again next time
-            self.write(path, data)
+            self.write(path, data + _checksum(data))
+
+
+_CHECKSUM_LENGTH = 34
+
+
+def _checksum(page: bytes) -> bytes:
+    """A PDF comment line after the page's `%%EOF` (the file still opens as a PDF): the page's BLAKE2 hash."""
+    return b"%" + hashlib.blake2b(page, digest_size=16).hexdigest().encode("ascii") + b"\n"
 
 
 class _PartDigests:
@@ -189,6 +218,15 @@ class _PartDigests:
             known = (items, hashlib.blake2b(_pickled(items), digest_size=20).digest())
         self.used[id(items)] = known
         return known[1]
+
+
+def _placed(item: object) -> object:
+    if type(item) is Group:
+        return (id(item.items), repr((item.dx, item.dy, item.rotate, item.clip, item.mirror_x, item.mirror_y,
+                                      item.scale)))
+    if type(item) is Reuse:
+        return (id(item.items), repr(item.key))
+    return repr(item)
 
 
 def _as_fields(kind: type) -> Callable[[object], tuple[object, ...]]:

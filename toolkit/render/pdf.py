@@ -34,6 +34,7 @@ from toolkit.render.scene import (
     Text,
     Wedge,
 )
+from toolkit.render.shared_subsets import format_form_once, format_info_once
 
 
 class _State:
@@ -87,6 +88,8 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
         _draw_all(canvas, page.items, state)
         canvas.restoreState()
         canvas.showPage()
+    if shared_fonts:
+        format_info_once(canvas._doc)  # type: ignore[attr-defined]
     canvas.save()
     return finish_pdfx(buffer.getvalue()) if cmyk else buffer.getvalue()
 
@@ -172,6 +175,8 @@ def _reuse(canvas: Canvas, item: Reuse, state: _State) -> None:
         state.forget()
         _draw_all(canvas, item.items, state)
         canvas.endForm()
+        if state.seeded:
+            format_form_once(canvas._doc, name)  # type: ignore[attr-defined]
         state.fill, state.stroke, state.width, state.dash = saved
         state.forms.add(name)
     canvas.doForm(name)  # a form runs inside its own save/restore: our tracked state still holds

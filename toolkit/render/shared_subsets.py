@@ -16,6 +16,7 @@ import threading
 from functools import cache, lru_cache
 from typing import Any, cast
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -179,6 +180,41 @@ def _format_once(doc: Any, descriptor: str, face: Any, base: str) -> None:
     doc.idToObject[program_ref.name] = _named(_Once(program, ("program", program.content, doc.compression)),
                                               program_ref.name)
     doc.idToObject[descriptor] = _named(_Once(found, ("descriptor", face, base), (program_ref,)), descriptor)
+
+
+_PLAIN = (bytes, str, int, float, type(None))
+
+
+def format_form_once(doc: Any, name: str) -> None:
+    """A form drawn again on every page drawn alone (a card's frame, `scene.Reuse`) is formatted once (`_Once`):
+    by all it holds, when that is plain values (a resource table of its own would be an object: not kept)."""
+    internal = pdfdoc.xObjectName(name)
+    form = doc.idToObject[internal]
+    fields = {name: value if isinstance(value, _PLAIN) else repr(value) for name, value in vars(form).items()
+              if not (isinstance(value, (list, dict)) and not value)}  # reportlab's empty tables: nothing written
+    if any(not isinstance(value, _PLAIN) for value in vars(form).values() if value):
+        return
+    key = ("form", rl_config.useA85, form.hasImages, *sorted(fields.items()))
+    doc.idToObject[internal] = _named(_Once(form, key, (pdfdoc.PDFObjectReference("BasicFonts"),)), internal)
+
+
+class _OnceInfo(_Once):
+    """The document information of a page drawn alone: the same in every such page (no title, the invariant
+    date), and formatting its dates and strings was a twentieth of drawing a card sheet."""
+
+    def digest(self, md5object: object) -> None:  # reportlab signs the document with its information
+        self.inner.digest(md5object)  # type: ignore[attr-defined]
+
+
+def format_info_once(doc: Any) -> None:
+    """The document's information formatted once per process (`_OnceInfo`), when the document is invariant
+    (its dates fixed) and the information holds plain values."""
+    info = doc.info
+    fields = vars(info)
+    if not doc.invariant or not all(isinstance(value, _PLAIN) for value in fields.values()):
+        return
+    names = ("title", "author", "subject", "creator", "producer", "keywords", "trapped", "_dateFormatter")
+    doc.info = _OnceInfo(info, ("info", doc._timeStamp.t, *(getattr(info, name) for name in names)))
 
 
 def _named(once: _Once, name: str) -> _Once:

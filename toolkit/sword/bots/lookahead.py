@@ -200,17 +200,16 @@ def _roles(distance: object, choice_a: Choice, choice_b: Choice) -> tuple[int, i
 # transitions are valued together with numpy.
 _FIELD = 8
 _RANGES = tuple(Range)
+_RANGE_INDEX = {distance: index for index, distance in enumerate(_RANGES)}
 _ENDED_SHIFT = 6 * _FIELD + 2
 _WINNERS = (None, Player.A, Player.B)
 
 
 def _pack(found: Transition) -> int:
     distance, ma, ba, hurt_a, mb, bb, hurt_b, ended = found
-    code = 0
-    for part in (hurt_b, bb, mb, hurt_a, ba, ma):
-        code = code << _FIELD | part
     end = 0 if ended is None else 1 + _WINNERS.index(ended.winner)
-    return code | _RANGES.index(distance) << 6 * _FIELD | end << _ENDED_SHIFT
+    return (ma | ba << _FIELD | hurt_a << 2 * _FIELD | mb << 3 * _FIELD | bb << 4 * _FIELD | hurt_b << 5 * _FIELD
+            | _RANGE_INDEX[distance] << 6 * _FIELD | end << _ENDED_SHIFT)
 
 
 def _unpack(code: int) -> Transition:
@@ -368,8 +367,10 @@ def _looked_up(state: DuelState, choices_a: Sequence[Choice], choices_b: Sequenc
     get = table.get
     codes = np.array([get(key, -1) for key in keys.tolist()], dtype=np.int64)
     new = np.flatnonzero((codes < 0) & (keys >= 0))
-    for index, key, cell in zip(new.tolist(), keys[new].tolist(), first[new].tolist(), strict=True):
-        codes[index] = table[key] = _pack(resolve(state, choices_a[cell // n_b], choices_b[cell % n_b]))
+    if new.size:
+        found = [_pack(resolve(state, choices_a[cell // n_b], choices_b[cell % n_b])) for cell in first[new].tolist()]
+        codes[new] = found
+        table.update(zip(keys[new].tolist(), found, strict=True))
     ma, ba, hurt_a, mb, bb, hurt_b = ((codes >> (_FIELD * i)) & 255 for i in range(6))
     end = codes >> _ENDED_SHIFT  # -1 for a skipped cell
     ha = np.maximum(0, state.players[0].health - hurt_a)

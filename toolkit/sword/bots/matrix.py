@@ -1,4 +1,4 @@
-"""Zero-sum matrix games solved by linear programming (scipy's HiGHS).
+"""Zero-sum matrix games solved by linear programming (HiGHS).
 
 `solve` takes one payoff matrix per opponent type the player imagines (rows: its choices; columns: that type's
 choices) and maximises the average over types of what the worst column of each type leaves: the opponent knows its
@@ -6,21 +6,25 @@ own type, the player does not (a Bayesian game in which every type answers separ
 classic maximin strategy of a matrix game.
 
 The first LP of a `prefer` solve is only asked for the game's value, which is unique, so it runs without HiGHS's
-presolve (half its time; the value agrees to 1e-15 and the strategies that follow to 3e-15 over 64 decisions of
-self-play) on the game without dominated or repeated columns and rows (`_value`). Only linprog's public interface
-is used: scipy's private HiGHS binding saved a fifth of two small LPs, about 2% of a decision, and a scipy release
-may change it.
+presolve on the game without dominated or repeated columns and rows (`_value`). The second, the preference LP,
+runs without dominated columns nor rows worse everywhere and in preference, with the guarantee as a tie-break
+(`_preferred`): equal optima are the rule there, and
+without it the strategy was whichever vertex HiGHS reached first. Both go to HiGHS through highspy, the HiGHS
+project's own binding, one quiet instance per thread reused: linprog's checks and set-up cost 5x the solve of so
+small an LP. linprog (scipy's HiGHS) solves the plain game (`prefer` None: draft values, exploitability).
 
-An LP is skipped only when its answer is certain (each call costs about 3 ms of linprog's set-up): the value LP at
-a certified saddle point (`saddle_point`), the preference LP when one row is its only optimum (`preferred_row`): in
-56 recorded decisions of self-play, 21 and 25.
+An LP is skipped only when its answer is certain: the value LP at a certified saddle point (`saddle_point`),
+the preference LP when one row is its only optimum (`preferred_row`): in 56 recorded decisions of self-play,
+21 and 25.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import highspy
 import numpy as np
 from scipy.optimize import linprog
 
@@ -57,43 +61,71 @@ def solve(matrices: Sequence[Matrix], prefer: Sequence[float] | np.ndarray | Non
     """The row player's maximin mixed strategy against every type's best columns. Many strategies often
     guarantee the same value (every choice can be punished by some column); with `prefer` (a value per row)
     a second LP picks, among the strategies guaranteeing the optimum (within `slack`), the one with the best
-    preferred value, rather than whichever vertex the solver reaches first."""
+    preferred value and, among those, the best guarantee (`_preferred`), rather than whichever vertex the
+    solver reaches first."""
     rows = len(matrices[0])
     types = len(matrices)
     if rows == 1:
         return Solution((1.0,), float(np.mean([min(m[0]) for m in matrices])))
-    # variables: x_1..x_rows, v_1..v_types; maximise mean(v) <=> minimise -sum(v)/types
-    cost = np.concatenate([np.zeros(rows), -np.ones(types) / types])
     arrays = [np.asarray(matrix, dtype=float) for matrix in matrices]
-    a_ub = _constraints(arrays, rows)
-    b_ub = np.zeros(a_ub.shape[0])
-    saddle = None if prefer is None else saddle_point(arrays)
-    if saddle is not None:  # the value is known: only the preferred strategy is solved for
-        value, row = saddle
-        x = np.zeros(rows + types)
-        x[row] = 1.0  # the pure row attaining it, should the second LP fail
-    elif prefer is not None:  # only the value counts: it is the reduced game's
-        value, x = _value(arrays)
-    else:
-        found = _solve_lp(cost, a_ub, b_ub, rows)
+    if prefer is None:
+        # variables: x_1..x_rows, v_1..v_types; maximise mean(v) <=> minimise -sum(v)/types
+        cost = np.concatenate([np.zeros(rows), -np.ones(types) / types])
+        a_ub = _constraints(arrays, rows)
+        found = _solve_lp(cost, a_ub, np.zeros(a_ub.shape[0]), rows)
         if found is None:
             raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
-        x, objective = found
-        value = -objective
-    pure = None if prefer is None else preferred_row(arrays, prefer, value - slack)
-    if pure is not None:  # the second LP's only solution: no need to run it
-        x = np.zeros(rows + types)
-        x[pure] = 1.0
-    elif prefer is not None:
-        # keep the guarantee: -mean(v) <= -(value - slack); maximise the preferred value
-        keep = np.concatenate([np.zeros(rows), -np.ones(types) / types])[None, :]
-        again = _solve_lp(np.concatenate([-np.asarray(prefer, dtype=float), np.zeros(types)]),
-                          np.vstack([a_ub, keep]), np.concatenate([b_ub, [-(value - slack)]]), rows)
-        if again is not None:
-            x = again[0]
+        x, value = found[0], -found[1]
+    else:
+        columns = None  # each type's undominated columns, once an LP needs them (both LPs run without the rest)
+        saddle = saddle_point(arrays)
+        if saddle is not None:  # the value is known: only the preferred strategy is solved for
+            value, row = saddle
+            x = np.zeros(rows)
+            x[row] = 1.0  # the pure row attaining it, should the second LP fail
+        else:  # only the value counts: it is the reduced game's
+            columns = [undominated(a) for a in arrays]
+            value, x = _value(arrays, columns)
+        pure = preferred_row(arrays, prefer, value - slack)
+        if pure is not None:  # the second LP's only solution: no need to run it
+            x = np.zeros(rows)
+            x[pure] = 1.0
+        else:
+            columns = [undominated(a) for a in arrays] if columns is None else columns
+            x = _preferred(arrays, columns, np.asarray(prefer, dtype=float), value - slack, x)
     x = np.clip(x[:rows], 0.0, None)
     x = x / x.sum()
     return Solution(tuple(float(p) for p in x), value)
+
+
+# Among strategies equally preferred, the one guaranteeing more: what a unit of guarantee is worth in preferred
+# value in the preference LP's objective. Small enough to give up at most TIE_BREAK x the payoffs' spread of
+# preferred value (0.002 on the -1..1 scale), large enough (against HiGHS's 1e-7 tolerances) to decide ties.
+TIE_BREAK = 1e-3
+
+
+def _preferred(arrays: Sequence[np.ndarray], columns: Sequence[np.ndarray], prefer: np.ndarray, floor: float,
+               fallback: np.ndarray) -> np.ndarray:
+    """The preference LP: a strategy (one weight per row) that guarantees `floor` on average over the types and
+    maximises the preferred value plus TIE_BREAK x its guarantee (`fallback` should HiGHS find no optimum).
+    It runs on the game without dominated columns, nor rows that another row is at least everywhere and in
+    preference (of equal rows, the first): the same optimum from an LP about a tenth of the size. Without the
+    tie-break, equal optima are the rule and the strategy would be whichever vertex HiGHS reaches first.
+    `columns`: each type's undominated columns."""
+    reduced = [a[:, kept] for a, kept in zip(arrays, columns, strict=True)]
+    kept = undominated(-np.hstack([*reduced, prefer[:, None]]).T)
+    reduced = [a[kept] for a in reduced]
+    rows, types = len(kept), len(reduced)
+    guarantee = np.concatenate([np.zeros(rows), -np.ones(types) / types])  # -mean(v)
+    a_ub = np.vstack([_constraints(reduced, rows), guarantee[None, :]])
+    b_ub = np.zeros(a_ub.shape[0])
+    b_ub[-1] = -floor
+    found = _highs_lp(np.concatenate([-prefer[kept], TIE_BREAK * guarantee[rows:]]), a_ub, b_ub, rows)
+    if found is None:
+        return fallback
+    x = np.zeros(len(prefer))
+    x[kept] = found[0][:rows]
+    return x
 
 
 def undominated(a: np.ndarray) -> np.ndarray:
@@ -106,23 +138,57 @@ def undominated(a: np.ndarray) -> np.ndarray:
     return np.flatnonzero(~dominated.any(axis=0))
 
 
-def _value(arrays: Sequence[np.ndarray]) -> tuple[float, np.ndarray]:
+def _value(arrays: Sequence[np.ndarray], columns: Sequence[np.ndarray] | None = None) -> tuple[float, np.ndarray]:
     """The game's value (one LP without presolve) and a maximin strategy (rows, then the types' values), from
     the game without dominated or repeated columns of each type and rows: the same value from an LP about a
-    tenth of the size (self-play's 150 constraints become about 15; the values agree to 6e-15)."""
-    reduced = [a[:, undominated(a)] for a in arrays]
+    tenth of the size (self-play's 150 constraints become about 15; the values agree to 6e-15). `columns`: each
+    type's undominated columns, when known."""
+    columns = [undominated(a) for a in arrays] if columns is None else columns
+    reduced = [a[:, kept] for a, kept in zip(arrays, columns, strict=True)]
     kept = undominated(-np.hstack(reduced).T)  # rows: none that another row is at least everywhere
     reduced = [a[kept] for a in reduced]
     rows, types = len(kept), len(reduced)
     cost = np.concatenate([np.zeros(rows), -np.ones(types) / types])
     a_ub = _constraints(reduced, rows)
-    found = _solve_lp(cost, a_ub, np.zeros(a_ub.shape[0]), rows, presolve=False)
+    found = _highs_lp(cost, a_ub, np.zeros(a_ub.shape[0]), rows)
     if found is None:
         raise SolverError("the matrix game could not be solved (HiGHS found no optimum)")
-    x = np.zeros(len(arrays[0]) + types)
+    x = np.zeros(len(arrays[0]))
     x[kept] = found[0][:rows]
-    x[len(arrays[0]):] = found[0][rows:]
     return -found[1], x
+
+
+_LOCAL = threading.local()  # each thread's HiGHS instance (the web studio plays tables in threads)
+
+
+def _highs_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int) -> tuple[np.ndarray, float] | None:
+    """`_solve_lp(..., presolve=False)` through highspy: the same LP handed to HiGHS directly, by one instance
+    per thread reused; (x, objective) or None when HiGHS reports no optimum."""
+    highs = getattr(_LOCAL, "highs", None)
+    if highs is None:
+        highs = _LOCAL.highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)  # never a word on stdout (`simulate --json` prints there)
+        highs.setOptionValue("presolve", "off")
+    n = cost.size
+    a = np.vstack([a_ub, np.concatenate([np.ones(rows), np.zeros(n - rows)])])  # the last row: sum x = 1
+    nonzero = a.T != 0  # column-wise, as HiGHS stores it
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = n, a.shape[0]
+    lp.col_cost_ = cost
+    lp.col_lower_ = np.concatenate([np.zeros(rows), np.full(n - rows, -highspy.kHighsInf)])
+    lp.col_upper_ = np.concatenate([np.ones(rows), np.full(n - rows, highspy.kHighsInf)])
+    lp.row_lower_ = np.concatenate([np.full(a_ub.shape[0], -highspy.kHighsInf), [1.0]])
+    lp.row_upper_ = np.concatenate([b_ub, [1.0]])
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, a.shape[0]
+    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nonzero.sum(axis=1))]).astype(np.int32)
+    lp.a_matrix_.index_ = np.nonzero(nonzero)[1].astype(np.int32)
+    lp.a_matrix_.value_ = a.T[nonzero]
+    highs.passModel(lp)
+    highs.run()
+    if highs.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    return np.array(highs.getSolution().col_value), float(highs.getInfo().objective_function_value)
 
 
 def _constraints(arrays: Sequence[np.ndarray], rows: int) -> np.ndarray:
@@ -164,8 +230,11 @@ def preferred_row(arrays: Sequence[np.ndarray], prefer: Sequence[float] | np.nda
     other and alone guarantees the floor, putting all weight on it is the LP's only optimum."""
     values = np.asarray(prefer, dtype=float)
     best = int(np.argmax(values))
-    if values.size > 1 and np.partition(values, -2)[-2] > values[best] - MARGIN:
-        return None  # another row is preferred as much: the LP chooses among them
+    # moving weight d off the best row loses d x the gap in preference and gains at most d x the spread of the
+    # payoffs in guarantee, which the LP values at TIE_BREAK
+    spread = max(float(a.max()) for a in arrays) - min(float(a.min()) for a in arrays)
+    if values.size > 1 and np.partition(values, -2)[-2] > values[best] - MARGIN - TIE_BREAK * spread:
+        return None  # another row is preferred about as much: the LP chooses among them
     guarantee = float(np.mean([a[best].min() for a in arrays]))
     return best if guarantee >= floor + MARGIN else None
 

@@ -189,6 +189,13 @@ class _Turn:
         return after - before
 
 
+# Momentum and Balance after movement (`_movement`), by what it reads: both compiled techniques (kept in the key,
+# so never mistaken for another's), the four resources, both movements and the range. A matrix's cells share a
+# few of them (about 6,000 over 450,000 cells of 100 self-play duels).
+_MOVED: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
+MOVED_LIMIT = 65536
+
+
 def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
     """What `resolve_turn(state, a, b)` does from full Health: range, each side's Momentum, Balance and damage
     taken (at most the starting Health), and a dishonor (a result reached before combat)."""
@@ -213,7 +220,15 @@ def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transiti
         cb = compiled(tb)
     techs = (ca, cb)
     turn = _Turn(state, (choice_a, choice_b), techs, r, _POSITION[state.range][move_a][move_b])
-    _movement(turn)
+    key = (ca, cb, r[0], r[1], r[2], r[3], move_a, move_b, state.range)
+    moved = _MOVED.get(key)
+    if moved is None:
+        _movement(turn)
+        if len(_MOVED) >= MOVED_LIMIT:
+            _MOVED.clear()
+        _MOVED[key] = (r[0], r[1], r[2], r[3])
+    else:
+        r[:] = moved
     if not (turn.attacking[0] or turn.attacking[1]):
         return (turn.dist, r[0], r[1], 0, r[2], r[3], 0, None)
     taken = [0, 0]
