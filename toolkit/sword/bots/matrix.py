@@ -174,14 +174,14 @@ def _new_highs() -> Any:
         if _made:
             return highspy.Highs()
         sys.stdout.flush()
-        saved = os.dup(1)
+        saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)  # no file is written: output is dropped
         try:
-            with open(os.devnull, "wb") as null:
-                os.dup2(null.fileno(), 1)
-                highs = highspy.Highs()
+            os.dup2(null, 1)
+            highs = highspy.Highs()
         finally:
             os.dup2(saved, 1)
             os.close(saved)
+            os.close(null)
         _made.append(highs)
         return highs
 
