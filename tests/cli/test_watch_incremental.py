@@ -105,6 +105,10 @@ def test_the_page_cache_on_disk_saves_drawing_and_changes_nothing(tmp_path: Path
     damaged = sorted((tmp_path / "cache").iterdir())[0]
     damaged.write_bytes(damaged.read_bytes()[:100])
     assert build() == (first, 1)  # a cut-short file is drawn again
+    whole = damaged.read_bytes()
+    middle = whole.index(b" 0 obj", 200)
+    damaged.write_bytes(whole[:middle - 2] + b"X" + whole[middle - 1:])  # one byte changed, ends intact
+    assert build() == (first, 1)  # a file damaged inside is drawn again, not taken apart
     for path in (tmp_path / "cache").iterdir():
         path.unlink()
     assert build() == (first, 3)

@@ -37,3 +37,18 @@ def test_the_collector_locates_data_text_and_leaves_theme_words_unlocated() -> N
     assert located.message.startswith("technique 'irimi' philosophy: text does not fit")
     assert (theme.file, theme.line, theme.hint) == ("", 0, "use a shorter term in the theme")
     assert fits.drain() == []
+
+
+def test_a_fitted_line_follows_the_projects_fallback_fonts(tmp_path) -> None:
+    """Fitted lines are remembered; a font added to `fonts:` (a watch after an edit) must be seen."""
+    from tests.render.tiny_font import tiny_font
+    from toolkit.render.fonts import use_fallback_fonts
+
+    before = fit_line("語 card", 40, "regular", 9, 6)
+    assert "語" not in before.lines[0]  # no face draws it: replaced, never an empty box
+    try:
+        use_fallback_fonts([tiny_font(tmp_path / "extra.ttf", "語")])
+        assert fit_line("語 card", 40, "regular", 9, 6).lines[0] == "語 card"
+    finally:
+        use_fallback_fonts(())
+    assert fit_line("語 card", 40, "regular", 9, 6) == before

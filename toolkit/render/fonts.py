@@ -146,6 +146,9 @@ def check_font(data: bytes) -> str:
     return _register_fallback(data).family
 
 
+MEASURED: list[Callable[[], None]] = []  # other modules' caches of measured text, cleared with these ones
+
+
 def use_fallback_fonts(fonts: Sequence[bytes]) -> None:
     """Use these fonts, in order, for every character DejaVu lacks (invalid ones must be left out first)."""
     global _fallbacks
@@ -156,6 +159,8 @@ def use_fallback_fonts(fonts: Sequence[bytes]) -> None:
         text_width.cache_clear()
         font_runs.cache_clear()
         shown_text.cache_clear()
+        for clear in MEASURED:
+            clear()
 
 
 def fallback_fonts() -> tuple[FallbackFont, ...]:

@@ -5,7 +5,8 @@ the pages a save changed. PDFs are then assembled from these pages (`toolkit.ren
 The key is a BLAKE2 hash of the page's size and scene items (pickled: frozen dataclasses of numbers,
 strings and picture bytes), the project's fallback fonts, and the duelkit and reportlab versions, so a
 key never outlives the renderer that drew the page. Optionally the pages are kept on disk too
-(`output/.cache`, one file per key, safe to delete: a missing or unreadable entry is drawn again).
+(`output/.cache`, one file per key, safe to delete: a missing, unreadable or damaged entry is drawn again;
+each file ends with a checksum of the page's bytes, so a file changed anywhere is not read as a page).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from toolkit.render.fonts import fallback_fonts
 from toolkit.render.pdf import render_pdf
 from toolkit.render.scene import Document, Group, Page, Reuse
 
-CACHE_FORMAT = 1  # bump when what a cached page file holds changes
+CACHE_FORMAT = 2  # bump when what a cached page file holds changes
 
 
 RENDERER_FILES = ("pdf.py", "pdf_text.py", "pdf_ops.py", "fonts.py", "scene.py", "pdfx.py", "page_cache.py",
@@ -147,14 +148,25 @@ class PageCache:
         if path is None or self.read is None:
             return None
         data = self.read(path)
-        return data if data and data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF") else None
+        if not data or len(data) <= _CHECKSUM_LENGTH:
+            return None
+        page = data[:-_CHECKSUM_LENGTH]
+        return page if data[-_CHECKSUM_LENGTH:] == _checksum(page) else None
 
     def _store(self, key: str, data: bytes) -> None:
         path = self._path(key)
         if path is None or self.write is None:
             return
         with contextlib.suppress(OSError):  # the cache only saves time: a full disk draws again next time
-            self.write(path, data)
+            self.write(path, data + _checksum(data))
+
+
+_CHECKSUM_LENGTH = 34
+
+
+def _checksum(page: bytes) -> bytes:
+    """A PDF comment line after the page's `%%EOF` (the file still opens as a PDF): the page's BLAKE2 hash."""
+    return b"%" + hashlib.blake2b(page, digest_size=16).hexdigest().encode("ascii") + b"\n"
 
 
 class _PartDigests:

@@ -34,7 +34,7 @@ from toolkit.render.scene import (
     Text,
     Wedge,
 )
-from toolkit.render.shared_subsets import format_form_once
+from toolkit.render.shared_subsets import format_form_once, format_info_once
 
 
 class _State:
@@ -88,6 +88,8 @@ def render_pdf(document: Document, *, bleed: float | None = None, cmyk: bool = F
         _draw_all(canvas, page.items, state)
         canvas.restoreState()
         canvas.showPage()
+    if shared_fonts:
+        format_info_once(canvas._doc)  # type: ignore[attr-defined]
     canvas.save()
     return finish_pdfx(buffer.getvalue()) if cmyk else buffer.getvalue()
 

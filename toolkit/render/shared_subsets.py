@@ -198,6 +198,25 @@ def format_form_once(doc: Any, name: str) -> None:
     doc.idToObject[internal] = _named(_Once(form, key, (pdfdoc.PDFObjectReference("BasicFonts"),)), internal)
 
 
+class _OnceInfo(_Once):
+    """The document information of a page drawn alone: the same in every such page (no title, the invariant
+    date), and formatting its dates and strings was a twentieth of drawing a card sheet."""
+
+    def digest(self, md5object: object) -> None:  # reportlab signs the document with its information
+        self.inner.digest(md5object)  # type: ignore[attr-defined]
+
+
+def format_info_once(doc: Any) -> None:
+    """The document's information formatted once per process (`_OnceInfo`), when the document is invariant
+    (its dates fixed) and the information holds plain values."""
+    info = doc.info
+    fields = vars(info)
+    if not doc.invariant or not all(isinstance(value, _PLAIN) for value in fields.values()):
+        return
+    names = ("title", "author", "subject", "creator", "producer", "keywords", "trapped", "_dateFormatter")
+    doc.info = _OnceInfo(info, ("info", doc._timeStamp.t, *(getattr(info, name) for name in names)))
+
+
 def _named(once: _Once, name: str) -> _Once:
     once.__InternalName__ = name  # type: ignore[attr-defined]  # reportlab's mark of a registered object
     return once

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from toolkit.render.fonts import printable, text_width
+from toolkit.render.fonts import MEASURED, printable, text_width
 from toolkit.render.scene import PT_TO_MM, Anchor, FontName, Text
 
 LEADING = 1.18
@@ -80,7 +81,13 @@ def text_lines(fitted: Fitted, x: float, y: float, font: FontName = "regular", c
 
 
 def fit_line(text: str, width: float, font: FontName, size: float, min_size: float) -> Fitted:
-    """A single line: shrink to fit, then cut with an ellipsis."""
+    """A single line: shrink to fit, then cut with an ellipsis (cached: a deck fits the same moves and values
+    in the same columns again and again; forgotten when the fallback fonts change, `fonts.MEASURED`)."""
+    return _fit_line(text, width, font, size, min_size)
+
+
+@lru_cache(maxsize=16384)
+def _fit_line(text: str, width: float, font: FontName, size: float, min_size: float) -> Fitted:
     text = printable(text, font)
     current = size
     while text_width(text, font, current) > width and current - 0.5 >= min_size:
@@ -90,3 +97,6 @@ def fit_line(text: str, width: float, font: FontName, size: float, min_size: flo
     while text and text_width(text + ELLIPSIS, font, current) > width:
         text = text[:-1]
     return Fitted((text.rstrip() + ELLIPSIS,), current, True)
+
+
+MEASURED.append(_fit_line.cache_clear)

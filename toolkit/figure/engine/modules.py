@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from toolkit.figure.constants import SQUAD_UNITS
 from toolkit.figure.engine.actions import SUBROUTINE, Action
-from toolkit.figure.engine.core import MOVE_PHASE, SUB
+from toolkit.figure.engine.core import MOVE_PHASE, SUB, TurnMoves
 from toolkit.figure.engine.placement import Placement
-from toolkit.figure.engine.tables import HANGAR, bits
+from toolkit.figure.engine.tables import HANGAR, MODULE_KEY_SHIFT, bits
 from toolkit.figure.model import ClearAdjacentStatusEffect, ClearHangarWaitEffect
 
 
@@ -18,13 +18,13 @@ class Modules(Placement):
 
     def _module_actions(self, units: int) -> tuple[Action, ...]:
         """The modules the side may play, for `units` (the unit sets `TurnMoves.units` packs): kept per (spent
-        modules, unit sets) in one int, as the same few recur all game."""
+        modules, the unit sets those left read) in one int, as the same few recur all game."""
         side = self.player
         kinds = self.game.module_kinds[side]
         used = self.used[side]
         if used == (1 << len(kinds)) - 1:
             return ()
-        key = used << 4 * SQUAD_UNITS | units
+        key = used << MODULE_KEY_SHIFT | units & self.game.module_units[side][used]  # only the sets its modules read
         listed = self.game.module_lists[side].get(key)
         if listed is None:
             mask = (1 << SQUAD_UNITS) - 1
@@ -61,7 +61,10 @@ class Modules(Placement):
                             if wait[s] > 0 and pos[s] == HANGAR]
         return actions
 
-    def _apply_module(self, index: int, first: int, second: int) -> None:
+    def _apply_module(self, index: int, first: int, second: int, moves: TurnMoves | None = None) -> None:
+        """Play a module. `moves`, the turn's moves listed before it, are kept when the module changes no unit's
+        place, status, MP or passage (a damage or star bonus, a committed re-spin): the subroutine phase and the
+        move that follow list the same moves."""
         side = self.player
         self.used[side] |= 1 << index
         self.phase = SUB
@@ -70,14 +73,17 @@ class Modules(Placement):
         dmg_slot, dmg, star_slot, stars, through, extra, respin = self.tfx
         if kind == "damage_bonus":
             self.tfx = (first, amount, star_slot, stars, through, extra, respin)
+            self._moves = moves
         elif kind == "star_bonus":
             self.tfx = (dmg_slot, dmg, first, amount, through, extra, respin)
+            self._moves = moves
         elif kind == "move_through":
             self.tfx = (dmg_slot, dmg, star_slot, stars, first, extra, respin)
         elif kind == "extra_mp":
             self.tfx = (dmg_slot, dmg, star_slot, stars, through, amount, respin)
         elif kind == "respin":  # committed now (specs 000 2.3, 001 1.3): spun after this turn's battle spins
             self.tfx = (dmg_slot, dmg, star_slot, stars, through, extra, index)
+            self._moves = moves
         elif kind == "clear_status":
             self.status[first] = 0
             self.counter[first] = 0

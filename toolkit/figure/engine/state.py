@@ -18,6 +18,7 @@ import hashlib
 import json
 import operator
 import struct
+from bisect import bisect_left
 from fractions import Fraction
 from typing import cast
 
@@ -265,8 +266,13 @@ class GameState(TurnFlow):
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
-        if action not in legal:
+        try:  # the list is sorted: a binary search finds a legal action in a few comparisons, not a scan
+            found = legal[bisect_left(legal, action)]
+        except (IndexError, TypeError):  # past the end, or a value that does not compare with actions
+            found = None
+        if found is not action and found != action and action not in legal:  # the scan: only for an illegal one
             raise IllegalAction(f"{action!r} is not a legal action here")
+        moves = self._moves  # a module that changes no unit's moves keeps them (see `_apply_module`)
         self._legal = self._moves = self._key = None
         act: Action = action  # type: ignore[assignment]  # legal here, so an Action (no cast: a call)
         kind = act[0]
@@ -277,7 +283,7 @@ class GameState(TurnFlow):
         elif kind == PASS:
             self._apply_pass()
         elif kind == MODULE:
-            self._apply_module(act[1], act[2], act[3])
+            self._apply_module(act[1], act[2], act[3], moves)
         elif kind == WAKE:
             self.battled = ()
             self._start_spin(SPIN_WAKE, act[1])

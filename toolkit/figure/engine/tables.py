@@ -7,6 +7,7 @@ unit data is looked up here, so cloning a state never copies it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -39,6 +40,9 @@ ACTIVATED_SUBROUTINES = ("clear_adjacent_status", "clear_hangar_wait")
 FIELD_UNITS, UNITS_WITH_STATUS, WAITING_UNITS, MOVABLE_UNITS = range(4)
 # A swap moves both units, so it takes only field units their owner may move (not Frozen: spec 000 Table 2.2).
 MODULE_TARGETS = {"clear_status": UNITS_WITH_STATUS, "clear_wait": WAITING_UNITS, "swap_units": MOVABLE_UNITS}
+# where each of those sets sits in TurnMoves.units (from the highest: field, status, waiting, movable)
+UNIT_SET_BITS = tuple(((1 << SQUAD_UNITS) - 1) << (3 - target) * SQUAD_UNITS for target in range(4))
+MODULE_KEY_SHIFT = 4 * SQUAD_UNITS  # a module list's key: `used` above the unit sets' bits
 
 
 @dataclass(frozen=True)
@@ -118,8 +122,11 @@ class GameTables:
 
     def __post_init__(self) -> None:
         self.miss_segment = Segment(move=self.theme.colors[Color.RED], color=Color.RED, size=1)
-        self.move_actions = tuple(tuple(Action(MOVE, s, n) for n in range(len(self.node_names)))
-                                  for s in range(len(self.slots)))
+        moves = [_slot_moves(s, len(self.node_names)) for s in range(len(self.slots))]
+        self.move_actions = tuple(row for row, _ in moves)
+        # each slot's MOVE actions to the nodes of a mask's byte, by (shift, the 256 tuples of that byte): a Reach's
+        # actions are joined from them
+        self._action_bytes = tuple(chunks for _, chunks in moves)
         # the other actions of one unit on another, built once (a NamedTuple costs a Python call to make)
         self.attack_actions = tuple(tuple(Action(ATTACK, s, t) for t in range(len(self.slots)))
                                     for s in range(len(self.slots)))
@@ -133,9 +140,6 @@ class GameTables:
         self.halo_bytes = tuple((shift, tuple(_or(self.nbr_mask[shift + i] for i in bits(byte)
                                                   if shift + i < len(self.nbr_mask)) for byte in range(256)))
                                 for shift in range(0, len(self.node_names), 8))
-        # each slot's MOVE actions to the nodes of a mask's byte, by (shift, the 256 tuples of that byte), made
-        # when first needed: a Reach's actions are joined from them
-        self._action_bytes: list[list[tuple[tuple[Action, ...], ...]] | None] = [None] * len(self.slots)
         # per node, per number of steps: (nodes that must be passable, nodes then reached), see `steps_from`
         self._steps: list[list[tuple[tuple[int, int], ...] | None]] = [[((0, 0),)] for _ in self.node_names]
         # per node, per number of steps: the nodes a walk must pass and, by which of them are shut, the nodes
@@ -180,6 +184,14 @@ class GameTables:
         self.module_lists: tuple[dict[int, tuple[Action, ...]], ...] = ({}, {})
         self.module_choices = tuple(tuple(_module_choices(side, index, kind) for index, kind in enumerate(kinds))
                                     for side, kinds in enumerate(self.module_kinds))
+        # per side, per `used`: the bits of the unit sets (TurnMoves.units) its unspent modules' actions depend on;
+        # the module lists are keyed by those bits alone (a re-spin's or extra MP's action depends on no unit, and
+        # a side with no clear-status module need not tell lists apart by which units have a status)
+        self.module_units = tuple(
+            tuple(_or(UNIT_SET_BITS[target] for index, target in enumerate(self.module_targets[side])
+                      if not used >> index & 1 and len(set(self.module_choices[side][index])) > 1)
+                  for used in range(1 << len(kinds)))
+            for side, kinds in enumerate(self.module_kinds))
         # status codes asked about every turn: opposing units may move through them (the sleeper_passable ruling
         # applied), they thaw after some own turns, they spin at the end of the owner's turn (chimera Poison)
         ruling = self.rules.sleeper_passable
@@ -213,15 +225,12 @@ class GameTables:
         reach = reaches.get(nodes)
         if reach is None:
             chunks = self._action_bytes[slot]
-            if chunks is None:
-                chunks = self._action_bytes[slot] = _byte_tuples(self.move_actions[slot])
             actions = chunks[0][nodes & 255]
-            rest = nodes >> 8
-            for byte_actions in chunks[1:]:
-                if not rest:
-                    break
-                actions += byte_actions[rest & 255]
+            rest, byte = nodes >> 8, 1
+            while rest:  # a mask never holds a node past the board, so never a byte past the last chunk
+                actions += chunks[byte][rest & 255]
                 rest >>= 8
+                byte += 1
             reach = tuple.__new__(Reach, (slot, actions, nodes))  # Reach(...) without its Python-level __new__
             if len(reaches) > REACH_CACHE_LIMIT:
                 reaches.clear()
@@ -393,6 +402,14 @@ def _module_choices(side: int, index: int, kind: str) -> tuple[tuple[Action, ...
         else:
             choices.append(())
     return tuple(choices)
+
+
+@functools.cache
+def _slot_moves(slot: int, nodes: int) -> tuple[tuple[Action, ...], tuple[tuple[tuple[Action, ...], ...], ...]]:
+    """A slot's MOVE action to each node, and their tuples per byte of a node mask (`_byte_tuples`): the same for
+    every game on a board of that size, so built once per process (actions are immutable)."""
+    row = tuple(Action(MOVE, slot, node) for node in range(nodes))
+    return row, tuple(_byte_tuples(row))
 
 
 def _byte_tuples(row: tuple[Action, ...]) -> list[tuple[tuple[Action, ...], ...]]:

@@ -30,7 +30,7 @@ from toolkit.figure.engine.core import (
     B,
     RestFields,
 )
-from toolkit.figure.engine.tables import BAY, REMOVED, bits
+from toolkit.figure.engine.tables import BAY, MODULE_KEY_SHIFT, REMOVED, bits
 
 _PACKERS: dict[int, struct.Struct] = {}  # by key length: little-endian 64-bit ints, the same bytes on every machine
 STATUSED_OR_WAITING = (1 << 2 * SQUAD_UNITS) - 1  # TurnMoves.units >> SQUAD_UNITS: its sets of units with a status
@@ -58,7 +58,8 @@ class TurnFlow(Battles):
         if phase == START:
             used = self.used[side]
             if used != game.all_used[side]:  # a module may be played: its actions are kept per (spent, units)
-                modules = game.module_lists[side].get(used << 4 * SQUAD_UNITS | units) or self._module_actions(units)
+                modules = (game.module_lists[side].get(used << MODULE_KEY_SHIFT | units & game.module_units[side][used])
+                           or self._module_actions(units))
         # an activated subroutine needs an own unit with a status or one waiting in the Hangar
         subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
                        and units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
