@@ -87,3 +87,13 @@ def test_a_page_this_reader_does_not_take_apart_goes_to_qpdf() -> None:
     plain = draw_page(Page(100, 100, [Text(10, 10, "plain", 9)]))
     joined, _ = join.join_pages([plain, odd], "T")
     assert joined == assemble_pdf([plain, odd], [(0, 0), (1, 0)], title="T")
+
+
+def test_a_page_whose_table_or_streams_do_not_add_up_goes_to_qpdf() -> None:
+    plain = draw_page(Page(100, 100, [Text(10, 10, "plain", 9)]))
+    start = plain.index(b"/Length ") + len(b"/Length ")
+    too_long = plain[:start] + b"9" + plain[start:]  # a stream said to run past its object
+    for damaged in (plain.replace(b"startxref", b"startxreX"), too_long):
+        joined, renamed = join.join_pages([plain, damaged], "T")
+        assert renamed  # qpdf's assembly: whether it named subsets apart is not known
+        assert joined == assemble_pdf([plain, damaged], [(0, 0), (1, 0)], title="T")

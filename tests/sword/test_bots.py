@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -64,6 +66,18 @@ def test_among_equally_preferred_strategies_the_safer_one_is_kept() -> None:
     # two imagined opponents: a row one of them punishes is given up for the row neither can
     games = [[[1, -1], [0, 1], [1, 1]], [[1, 1], [1, -1], [1, 1]]]
     assert solve(games, prefer=[1.0, 1.0, 1.0], slack=1.0).strategy == pytest.approx((0.0, 0.0, 1.0), abs=1e-6)
+
+
+def test_the_first_lp_of_a_process_writes_nothing_on_stdout() -> None:
+    """Newer highspy releases print HiGHS's banner when a process makes its first solver; stdout carries
+    `simulate --json`, so it must stay empty."""
+    code = ("from toolkit.sword.bots.matrix import solve; "
+            "print(solve([[[1.0, -1.0], [-1.0, 1.0]]], prefer=[0.0, 0.0]).strategy, file=__import__('sys').stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert "0.5" in done.stderr  # the LP ran
+    assert done.stdout == ""
 
 
 def test_a_greedy_opponent_answers_a_uniform_player_with_its_best_column_on_average() -> None:

@@ -91,17 +91,22 @@ def _parsed(data: bytes) -> _Page:
 
 
 def _parse(data: bytes) -> _Page:
-    """Take a one-page PDF apart by its xref table (reportlab writes one, without object streams)."""
+    """Take a one-page PDF apart by its xref table (reportlab writes one, without object streams); anything
+    else is `_Unsupported` (qpdf's to read)."""
     try:
-        start = int(data[data.rindex(b"startxref") + 9:].split()[0])
-        table = data[start:data.index(b"trailer", start)].split(b"\n")
-        count = int(table[1].split()[1])
-        offsets = [int(line[:10]) for line in table[3:2 + count]]
-        trailer = data[data.index(b"trailer", start):]
-        root = int(_value(trailer, b"/Root"))
-        info = int(_value(trailer, b"/Info"))
-    except (ValueError, IndexError) as error:
+        return _parse_table(data)
+    except (KeyError, ValueError, IndexError) as error:
         raise _Unsupported from error
+
+
+def _parse_table(data: bytes) -> _Page:
+    start = int(data[data.rindex(b"startxref") + 9:].split()[0])
+    table = data[start:data.index(b"trailer", start)].split(b"\n")
+    count = int(table[1].split()[1])
+    offsets = [int(line[:10]) for line in table[3:2 + count]]
+    trailer = data[data.index(b"trailer", start):]
+    root = int(_value(trailer, b"/Root"))
+    info = int(_value(trailer, b"/Info"))
     ends = sorted([*offsets, start])
     objects: dict[int, _Object] = {}
     for number, offset in enumerate(offsets, start=1):
@@ -118,10 +123,14 @@ def _parse(data: bytes) -> _Page:
         if length is None:
             raise _Unsupported
         first = offset + len(header) + split + len(b"\nstream\n")
+        if first + int(length[1]) > end:
+            raise _Unsupported
         objects[number] = _Object(body[:split], (first, first + int(length[1])))
     pages = int(_value(objects[root].head, b"/Pages"))
     kids = objects[pages].head
     page = int(kids[kids.index(b"/Kids [") + 7:].split()[0])
+    if page not in objects:
+        raise _Unsupported
     version = _VERSION.match(data)
     return _Page(data, objects, page, pages, objects[info].head, int(version[1]) if version else 4, {})
 
@@ -206,8 +215,8 @@ class _Joined:
         assembler shares fonts and forms by content but not the tables naming them, and a table several pages
         shared would make a watch's kit.pdf differ from a fresh one (`assemble.Assembler`)."""
         if before.endswith(b"/Font "):
-            obj = page.objects[number]
-            if obj.stream is None and obj.head.startswith(b"<<"):
+            obj = page.objects.get(number)
+            if obj is not None and obj.stream is None and obj.head.startswith(b"<<"):
                 return self._text(page, *_split(obj.head))
         return b"%d 0 R" % self._object(page, number)
 

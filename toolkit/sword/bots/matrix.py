@@ -20,9 +20,12 @@ the preference LP when one row is its only optimum (`preferred_row`): in 56 reco
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import highspy
 import numpy as np
@@ -159,6 +162,28 @@ def _value(arrays: Sequence[np.ndarray], columns: Sequence[np.ndarray] | None = 
 
 
 _LOCAL = threading.local()  # each thread's HiGHS instance (the web studio plays tables in threads)
+_FIRST = threading.Lock()
+_made: list[object] = []  # a HiGHS instance was made in this process
+
+
+def _new_highs() -> Any:
+    """A HiGHS instance. Later highspy releases (1.16; not 1.12) print HiGHS's banner on stdout when a process
+    makes its first one, before any option can be set; stdout carries `simulate --json` and records, so that
+    first one is made with the process's stdout (file descriptor 1) on the null device for the moment it takes."""
+    with _FIRST:
+        if _made:
+            return highspy.Highs()
+        sys.stdout.flush()
+        saved, null = os.dup(1), os.open(os.devnull, os.O_WRONLY)  # no file is written: output is dropped
+        try:
+            os.dup2(null, 1)
+            highs = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(null)
+        _made.append(highs)
+        return highs
 
 
 def _highs_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int) -> tuple[np.ndarray, float] | None:
@@ -166,7 +191,7 @@ def _highs_lp(cost: np.ndarray, a_ub: np.ndarray, b_ub: np.ndarray, rows: int) -
     per thread reused; (x, objective) or None when HiGHS reports no optimum."""
     highs = getattr(_LOCAL, "highs", None)
     if highs is None:
-        highs = _LOCAL.highs = highspy.Highs()
+        highs = _LOCAL.highs = _new_highs()
         highs.setOptionValue("output_flag", False)  # never a word on stdout (`simulate --json` prints there)
         highs.setOptionValue("presolve", "off")
     n = cost.size

@@ -193,7 +193,7 @@ class _Turn:
 # so never mistaken for another's), the four resources, both movements and the range. A matrix's cells share a
 # few of them (about 6,000 over 450,000 cells of 100 self-play duels).
 _MOVED: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
-MOVED_LIMIT = 65536
+MOVED_LIMIT = 16384  # about 5 MB at most (the remembered cells take about 210 MB)
 
 
 def transition(state: DuelState, choice_a: Choice, choice_b: Choice) -> Transition:
