@@ -127,19 +127,34 @@ def read_file(path: Path, limit: int, root: Path | None = None) -> tuple[bytes, 
         if info.st_size > limit:
             return b"", info.st_size
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as handle:
-            opened = os.fstat(handle.fileno())
+        try:
+            opened = os.fstat(fd)
             if not stat.S_ISREG(opened.st_mode):  # replaced between the check and the open
                 raise _not_regular(path, opened.st_mode)
-            # asked for what stat said, plus one byte to see growth: read(limit + 1) would allocate the
+            # asked for what stat said, plus one byte to see growth: reading limit + 1 would allocate the
             # whole limit (2 MB) for every small file first
             wanted = min(limit + 1, info.st_size + 1)
-            data = handle.read(wanted)
+            data = _read_up_to(fd, wanted)
             if len(data) == wanted < limit + 1:  # it grew since: read on, up to the limit, as before
-                data += handle.read(limit + 1 - wanted)
+                data += _read_up_to(fd, limit + 1 - wanted)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise FileProblem("F003", path, f"cannot read: {exc.strerror or exc}", _READ_HINT) from None
     return data, max(len(data), info.st_size)
+
+
+def _read_up_to(fd: int, size: int) -> bytes:
+    """`size` bytes of the open file, fewer at its end. Plain reads on the descriptor: a buffered file
+    object for each of a project's files was a tenth of reading them (the file object's read loops alike)."""
+    parts = []
+    while size > 0:
+        part = os.read(fd, size)
+        if not part:
+            break
+        parts.append(part)
+        size -= len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def scan_yaml(folder: Path, root: Path, *, skip_dir: str | None = None) -> tuple[list[Path], list[Problem]]:
