@@ -158,19 +158,35 @@ def _generated(model: type[BaseModel], fields: list[tuple[str, str, Check, bool,
              "        raise NP from None",
              f"    if len(data) + missing != {len(fields)}:",
              "        raise NP  # an unknown key, or a field written by its name beside its alias",
-             # pydantic's public way to make an instance of values already checked, without validation
-             "    instance = construct(" + ("set(data)" if all(name == key for name, key, *_ in fields)
-                                           else "{NAMES[key] for key in data}") + ", " + ", ".join(
-                 f"{name}=v{index}" for index, (name, *_) in enumerate(fields)) + ")",
+             *_instance(model, fields),
              "    for validator in AFTER:",
              "        try:",
              "            instance = validator(instance)",
              "        except Exception:  # whatever it raises, pydantic reports it",
              "            raise NP from None",
              "    return instance"]
+    scope.update(NEW=object.__new__, SET=object.__setattr__)
     exec("\n".join(body), scope)  # our own text, built from the model's field names
     generated: Check = scope["check_model"]
     return generated
+
+
+def _instance(model: type[BaseModel], fields: list[tuple[str, str, Check, bool, Any, bool]]) -> list[str]:
+    """The generated lines making `instance` of the checked values v0, v1...: what `model.model_construct`
+    makes of every field given by name (its __dict__ in field order, the fields set, no extra, no private
+    values), set directly, as construct's loop over the fields for aliases and defaults was a tenth of
+    validating an imported dataset. A model whose alias is another field's name (construct would then pick
+    values otherwise) or a root model is left to construct. tests/test_plain_check.py compares instances."""
+    names = [name for name, *_ in fields]
+    fields_set = "set(data)" if all(name == key for name, key, *_ in fields) else "{NAMES[key] for key in data}"
+    if model.__pydantic_root_model__ or any(key != name and key in names for name, key, *_ in fields):
+        # pydantic's public way to make an instance of values already checked, without validation
+        return ["    instance = construct(" + fields_set + ", " + ", ".join(
+            f"{name}=v{index}" for index, name in enumerate(names)) + ")"]
+    values = ", ".join(f"{name!r}: v{index}" for index, name in enumerate(names))
+    return ["    instance = NEW(model)", f"    SET(instance, '__dict__', {{{values}}})",
+            f"    SET(instance, '__pydantic_fields_set__', {fields_set})",
+            "    SET(instance, '__pydantic_extra__', None)", "    SET(instance, '__pydantic_private__', None)"]
 
 
 def _annotated(annotation: Any, metadata: list[Any], discriminator: Any = None) -> Check:

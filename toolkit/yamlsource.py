@@ -98,8 +98,9 @@ _LIBYAML_KEY = re.compile(r"(?:^|[\s\[{,])\?(?:\s|$)", re.MULTILINE)
 
 def _libyaml_differs(text: str) -> bool:
     """Whether the text holds what libyaml reads differently (searched only when its '#' or '?' is there:
-    one alternation over every character costs more than parsing the file)."""
-    return bool(_LIBYAML_CHARS.search(text) or ("#" in text and _LIBYAML_HEADER.search(text))
+    one alternation over every character costs more than parsing the file; a header needs its `|` or `>`)."""
+    return bool(_LIBYAML_CHARS.search(text) or ("#" in text and ("|" in text or ">" in text)
+                                                  and _LIBYAML_HEADER.search(text))
                 or ("?" in text and _LIBYAML_KEY.search(text)))
 
 

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from toolkit.cli import main
-from toolkit.terminal import terminal_safe
+from toolkit.problems import Problem, Severity
+from toolkit.report import format_text
+from toolkit.terminal import SafeText, terminal_safe
 
 # Anything a terminal would act on, except the line break our own output uses.
 RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -49,6 +51,25 @@ def test_filtered_json_stays_valid_and_means_the_same() -> None:
     shown = terminal_safe(json.dumps(data, ensure_ascii=False))
     assert_no_raw_control(shown)
     assert json.loads(shown) == data
+
+
+def test_a_report_is_safe_piece_by_piece_as_the_whole_filter_made_it() -> None:
+    """`validate` prints the report without a second pass (issue 28): each piece from a file is escaped when
+    the report is written, giving the bytes the whole-text filter gave, the caret still under its character."""
+    hostile = Problem("S004", Severity.ERROR, "unit_data/raw\x1b[32m.yaml", 3, 12, "name 'Evil \x1b]0;t\x07' \u202e",
+                      hint="write \x9b2J as text", expected="one\tline", found="\udc9b",
+                      source_line="name:\t'\x1b[2J' \x7f x")
+    plain = Problem("N001", Severity.WARNING, "unit_data/ok.yaml", 2, 3, "Café ☆", hint="a hint",
+                    source_line="a: b")
+    text = format_text([hostile, plain, hostile])
+    assert isinstance(text, SafeText)
+    assert terminal_safe(str(text)) == text  # the filter would change nothing
+    assert_no_raw_control(text)
+    # the tab shown as a space, the caret under the quote after the escaped ESC (column 12: 14 wide)
+    assert "3 | name: '\\x1b[2J' \\u007f x\n  | " + " " * 14 + "^" in text
+    assert "--> unit_data/raw\\x1b[32m.yaml:3:12" in text
+    assert "= expected one\\x09line, found \\udc9b" in text
+    assert terminal_safe(text + "\n") == text + "\n"  # joined with plain text: filtered again, same bytes
 
 
 def test_validate_text_escapes_names_file_names_and_quoted_lines(capsys, base_project: Path) -> None:

@@ -26,6 +26,7 @@ BUNDLED_NOTE = f"no {PROJECT_FILE} here or above: using the bundled demo games"
 
 
 def out(text: str = "") -> None:
+    """Print one line (or lines) through the terminal filter (toolkit.terminal)."""
     print(terminal_safe(text))
 
 
@@ -186,7 +187,8 @@ def load_valid(args: argparse.Namespace, command: str) -> list[tuple[Game, GameD
     loaded = [(game, game.load(where)) for game, where in selected]
     problems = sorted_problems(problems + [p for _, data in loaded for p in data.problems])
     if any(problem.is_error for problem in problems):
-        err(format_text(problems) + "\n")
+        err(format_text(problems))  # already terminal-safe: printed without a second pass
+        err("")
         err(f"duelkit: not building: the data has problems ({summary(problems)}); "
             "`duelkit validate` lists them too")
         return None

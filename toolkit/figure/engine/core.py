@@ -73,6 +73,13 @@ RestFields: TypeAlias = tuple[list[int], list[int], list[int], list[int], list[i
                               list[tuple[int, ...]], list[tuple[int, ...]]]
 
 
+# A position in the repetition history: `position_key()` packed as little-endian 64-bit ints in two parts, the
+# player and the positions (new every turn), then the rest (statuses, counters, Wait, forms, knock-outs, modules,
+# subroutines, the Repair Bays, lasting losses), whose bytes are reused while those fields are unchanged; a tuple of
+# the two hashes only the head anew (bytes keep their hash), where the joined bytes would hash all of them each turn
+HistoryKey: TypeAlias = tuple[bytes, bytes]
+
+
 class GameOutcome(NamedTuple):
     winner: Player | None  # None: a draw
     reason: str
@@ -116,12 +123,12 @@ class StateCore:
     pending: Pending
     result: tuple[int, str] | None
     seen: int  # an order-free digest of the positions in `history` but not in `_unhashed` (state_hash never walks it)
-    history: dict[bytes, int]  # history_key() (position_key() packed) -> times seen
-    _unhashed: list[bytes]  # keys entered in `history` since `seen` was brought up to date
+    history: dict[HistoryKey, int]  # history_key() (position_key() packed) -> times seen
+    _unhashed: list[HistoryKey]  # keys entered in `history` since `seen` was brought up to date
     _flags: int  # SHARED | LOOSE | LOOKAHEAD: flags in one slot, so a clone copies one field for all
     _legal: list[Action] | list[int] | None
     _moves: TurnMoves | None  # the turn's moves, listed once when first asked (lockout, a decision, a player's threat)
-    _key: bytes | None  # history_key() of the turn's start, computed there anyway for repetition
+    _key: HistoryKey | None  # history_key() of the turn's start, computed there anyway for repetition
     _rest: tuple[RestFields, bytes] | None  # the fields after the positions in a history key, and their bytes
 
     @property

@@ -305,7 +305,7 @@ class GameState(TurnFlow):
         """The state as JSON text (without the GameTables, which `deserialize` is given)."""
         self._hash_history()
         data = {name: getattr(self, name) for name in _FIELDS}
-        data["history"] = sorted([list(unpack_key(key)), count] for key, count in self.history.items())
+        data["history"] = sorted([list(unpack_key(head + rest)), count] for (head, rest), count in self.history.items())
         return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
     @classmethod
@@ -322,7 +322,9 @@ class GameState(TurnFlow):
             else:
                 value = _tuplify(value)
             setattr(s, name, value)
-        s.history = {struct.pack(f"<{len(key)}q", *key): count for key, count in data["history"]}
+        head = game.key_head.size  # a key's first part: the player and the positions
+        packed = [(struct.pack(f"<{len(key)}q", *key), count) for key, count in data["history"]]
+        s.history = {(key[:head], key[head:]): count for key, count in packed}
         s._unhashed = []
         s._flags = LOOSE  # the text may hold any position: the next surround check looks at every unit
         s._legal = s._moves = s._key = s._rest = None
@@ -352,7 +354,7 @@ class GameState(TurnFlow):
         keys = self._unhashed  # each key already packed (history_key)
         if keys:
             blake2b = hashlib.blake2b
-            digests = b"".join([blake2b(key, digest_size=8).digest() for key in keys])
+            digests = b"".join([blake2b(head + rest, digest_size=8).digest() for head, rest in keys])
             self.seen = (self.seen + sum(struct.unpack(f"<{len(keys)}Q", digests))) & DIGEST_MASK  # 64-bit each
             self._unhashed = []  # a new list: a clone may share the old one
 

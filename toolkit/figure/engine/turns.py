@@ -28,6 +28,7 @@ from toolkit.figure.engine.core import (
     UPGRADE_PHASE,
     A,
     B,
+    HistoryKey,
     RestFields,
 )
 from toolkit.figure.engine.tables import BAY, MODULE_KEY_SHIFT, REMOVED, bits
@@ -184,15 +185,16 @@ class TurnFlow(Battles):
 
     def position_key(self) -> tuple[int, ...]:
         """What makes two positions the same for repetition (with the same player to move): a flat tuple of ints."""
-        return unpack_key(self.history_key())
+        head, rest = self.history_key()
+        return unpack_key(head + rest)
 
-    def history_key(self) -> bytes:
-        """`position_key()` packed as the history keeps it (little-endian 64-bit ints): equal keys, equal bytes.
-        Bytes keep their hash, so the history's look-up and write hash the key once, and a digest packs nothing."""
+    def history_key(self) -> HistoryKey:
+        """`position_key()` packed as the history keeps it (little-endian 64-bit ints, in two parts: `HistoryKey`):
+        equal keys, equal bytes."""
         key = self._key
         return key if key is not None else self._history_key()
 
-    def _history_key(self) -> bytes:
+    def _history_key(self) -> HistoryKey:
         """Packed in two parts: the player and the positions, which change every turn, then the rest (statuses,
         counters, Wait, forms, knock-outs, modules, subroutines, the Repair Bays, lasting losses), which changes
         on few turns: its bytes are kept with a copy of the values they were packed from and reused while the
@@ -202,7 +204,7 @@ class TurnFlow(Battles):
         kept = self._rest
         if kept is None or kept[0] != rest:
             kept = self._rest = self._pack_rest(rest)
-        return self.game.key_head.pack(self.player, *self.pos) + kept[1]
+        return (self.game.key_head.pack(self.player, *self.pos), kept[1])
 
     @staticmethod
     def _pack_rest(rest: RestFields) -> tuple[RestFields, bytes]:
