@@ -64,9 +64,16 @@ class Placement(StateCore):
         return not self.game.nbr_mask[self.pos[slot]] & ~self.masks[1 - slot // SQUAD_UNITS]
 
     def adjacent_enemies(self, slot: int) -> list[int]:
+        """The opposing units next to this one, sorted (asked at every battle decision: one loop, no calls)."""
         near = self.game.nbr_mask[self.pos[slot]] & self.masks[1 - slot // SQUAD_UNITS]
         occ = self.occ
-        return sorted([occ[node] for node in bits(near)]) if near else []
+        found = []
+        while near:
+            low = near & -near
+            found.append(occ[low.bit_length() - 1])
+            near ^= low
+        found.sort()
+        return found
 
     def _compute_moves(self) -> TurnMoves:
         """MOVE actions in (unit, node) order, then WAKE actions (the hot path of every turn): each unit's

@@ -127,9 +127,15 @@ class TurnFlow(Battles):
             self._finish_turn()
             return
         pos, battled = self.pos, self.battled
-        self.queue = tuple([slot for slot in self.units_of(self.player) if status[slot] and status[slot] in spinning
-                            and pos[slot] >= 0 and slot not in battled])  # a list first: no generator to resume
-        self._next_queued()
+        queue: tuple[int, ...] = ()
+        for slot in self.units_of(self.player):  # a loop: no comprehension's frame on a turn that has none to spin
+            if status[slot] and status[slot] in spinning and pos[slot] >= 0 and slot not in battled:
+                queue += (slot,)
+        self.queue = queue
+        if queue:
+            self._next_queued()
+        else:  # most turns with a status: nobody of the side to move spins
+            self._finish_turn()
 
     def _next_queued(self) -> None:
         if self.queue:
