@@ -59,8 +59,9 @@ class TurnFlow(Battles):
         if phase == START:
             used = self.used[side]
             if used != game.all_used[side]:  # a module may be played: its actions are kept per (spent, units)
-                modules = (game.module_lists[side].get(used << MODULE_KEY_SHIFT | units & game.module_units[side][used])
-                           or self._module_actions(units))
+                kept = game.module_lists[side].get(used << MODULE_KEY_SHIFT | units & game.module_units[side][used])
+                # (None: not listed yet; an empty tuple is kept too, for the many turns no module applies)
+                modules = self._module_actions(units) if kept is None else kept
         # an activated subroutine needs an own unit with a status or one waiting in the Hangar
         subroutines = (self._subroutine_actions() if phase <= SUB and game.activated_slots[side]
                        and units >> SQUAD_UNITS & STATUSED_OR_WAITING else ())
