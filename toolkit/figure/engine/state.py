@@ -373,7 +373,11 @@ class GameState(TurnFlow):
         if phase == BATTLE:
             moved = self.moved
             attacks = self.game.attack_actions[moved]
-            return [attacks[enemy] for enemy in self.adjacent_enemies(moved)] + [PASS_ACTION]
+            legal = []  # a loop: one or two enemies, no comprehension's frame and no list joined to PASS
+            for enemy in self.adjacent_enemies(moved):
+                legal.append(attacks[enemy])
+            legal.append(PASS_ACTION)
+            return legal
         if phase == RESPIN_PHASE:
             return [PASS_ACTION, *self._respin_actions()]
         if phase == UPGRADE_PHASE:
