@@ -18,7 +18,7 @@ from collections.abc import Hashable, Sequence
 
 import pikepdf
 
-from toolkit.render.join import TAG_LENGTH, is_subset, letters
+from toolkit.render.join import subset_names_apart
 
 _SHARED = ("/Font", "/XObject")
 _REFERENCE = re.compile(rb"\d+ \d+ R")  # "12 0 R" in written text (a match inside a string only costs time)
@@ -279,25 +279,13 @@ def _items_key(obj: pikepdf.Dictionary, keys: dict[tuple[int, int], Hashable]) -
 
 
 def _name_subsets_apart(fonts: list[pikepdf.Object]) -> bool:
-    """Each source names its font subsets from AAAAAA up, so two different subsets may arrive under one
-    name; the later ones get the next tags no font uses yet (deterministic: in page order). Whether any
-    was renamed."""
-    used = {str(font.get("/BaseFont")) for font in fonts}
-    taken: set[str] = set()
-    counter = 0
+    """Font subsets that arrived under one name named apart (`join.subset_names_apart`), in the font and its
+    descriptor. Whether any was renamed."""
+    names = [str(name)[1:] if isinstance(name := font.get("/BaseFont"), pikepdf.Name) else "" for font in fonts]
     renamed = False
-    for font in fonts:
-        name = font.get("/BaseFont")
-        text = str(name)[1:] if isinstance(name, pikepdf.Name) else ""
-        if not is_subset(text) or text not in taken:
-            taken.add(text)
+    for font, tag in zip(fonts, subset_names_apart(names), strict=True):
+        if tag is None:
             continue
-        while True:
-            counter += 1
-            tag = letters(counter, TAG_LENGTH) + text[TAG_LENGTH:]
-            if "/" + tag not in used and tag not in taken:
-                break
-        taken.add(tag)
         font["/BaseFont"] = pikepdf.Name("/" + tag)
         descriptor = font.get("/FontDescriptor")
         if isinstance(descriptor, pikepdf.Dictionary) and "/FontName" in descriptor:

@@ -276,34 +276,45 @@ def pdf_string(text: str) -> bytes:
 
 
 def _name_apart(bodies: list[list[bytes | memoryview]], fonts: list[int]) -> bool:
-    """Each page names its font subsets from AAAAAA up, so two different subsets may arrive under one name;
-    the later ones get the next tags no font uses yet (in page order), in the font and its descriptor."""
-    names = {number: _BASE_FONT.search(bytes(bodies[number - 1][0])) for number in fonts}
-    used = {match[1] for match in names.values() if match}
-    taken: set[bytes] = set()
-    counter = 0
+    """Font subsets that arrived under one name named apart (`subset_names_apart`), in the font and its
+    descriptor. Whether any was renamed."""
+    heads = [bytes(bodies[number - 1][0]) for number in fonts]
+    names = [match[1].decode("latin-1") if (match := _BASE_FONT.search(head)) else "" for head in heads]
     renamed = False
-    for number in fonts:
-        match = names[number]
-        text = match[1].decode("latin-1") if match else ""
-        if not is_subset(text) or match is None or match[1] not in taken:
-            if match is not None:
-                taken.add(match[1])
+    for number, head, name, tag in zip(fonts, heads, names, subset_names_apart(names), strict=True):
+        if tag is None:
             continue
-        while True:
-            counter += 1
-            tag = (letters(counter, TAG_LENGTH) + text[TAG_LENGTH:]).encode("latin-1")
-            if tag not in used and tag not in taken:
-                break
-        taken.add(tag)
-        head = bytes(bodies[number - 1][0])
-        bodies[number - 1][0] = head.replace(b"/BaseFont /" + match[1], b"/BaseFont /" + tag, 1)
+        new = tag.encode("latin-1")
+        bodies[number - 1][0] = head.replace(b"/BaseFont /" + name.encode("latin-1"), b"/BaseFont /" + new, 1)
         descriptor = re.search(rb"/FontDescriptor (\d+) 0 R", head)
         if descriptor is not None:
             own = bodies[int(descriptor[1]) - 1]
-            own[0] = _FONT_NAME.sub(b"/FontName /" + tag, bytes(own[0]), 1)
+            own[0] = _FONT_NAME.sub(b"/FontName /" + new, bytes(own[0]), 1)
         renamed = True
     return renamed
+
+
+def subset_names_apart(names: Sequence[str]) -> list[str | None]:
+    """Each page names its font subsets from AAAAAA up, so two different subsets may arrive under one name:
+    for each font in order, its new name (None: kept), the later ones of a name getting the next tags no font
+    uses yet (deterministic: in page order). Shared by this joiner and qpdf's (`assemble`)."""
+    used = set(names)
+    taken: set[str] = set()
+    counter = 0
+    found: list[str | None] = []
+    for name in names:
+        if not is_subset(name) or name not in taken:
+            taken.add(name)
+            found.append(None)
+            continue
+        while True:
+            counter += 1
+            tag = letters(counter, TAG_LENGTH) + name[TAG_LENGTH:]
+            if tag not in used and tag not in taken:
+                break
+        taken.add(tag)
+        found.append(tag)
+    return found
 
 
 def is_subset(name: str) -> bool:
